@@ -1,0 +1,7 @@
+import Testing
+
+@testable import Store
+
+@Suite struct StoreSmokeTests {
+    @Test("the module links") func links() { #expect(Bool(true)) }
+}
