@@ -21,14 +21,21 @@ extension AuthSession {
     }
 
     /// Tokens fit to send now: waits for a refresh in flight, refreshes when the access token expires
-    /// within the leeway.
+    /// within the leeway (keeping the old token when that early refresh fails before it has expired).
     func usableTokens() async throws -> StoredTokens {
         if let inFlight = refreshInFlight { return try await inFlight.task.value }
         guard let current = tokens else { throw TokenClientError.signedOut }
-        if let expiresAt = current.accessTokenExpiresAt, now() >= expiresAt.addingTimeInterval(-refreshLeeway) {
+        guard let expiresAt = current.accessTokenExpiresAt, now() >= expiresAt.addingTimeInterval(-refreshLeeway)
+        else { return current }
+        do {
             return try await startRefresh(from: current)
+        } catch TokenClientError.signedOut {
+            throw TokenClientError.signedOut
+        } catch {
+            // An early refresh failed (offline, 503…): the token is still good until it actually expires.
+            if now() < expiresAt, let tokens, tokens.accessToken == current.accessToken { return tokens }
+            throw error
         }
-        return current
     }
 
     /// Tokens newer than `stale` (an access token the server refused): the current ones when they already

@@ -52,7 +52,13 @@ public actor AuthSession: AuthenticatedTransport {
         self.store = store
         self.refreshLeeway = refreshLeeway
         self.now = now
-        let loaded = try? store.load()
+        var loaded: StoredTokens?
+        do {
+            loaded = try store.load()
+        } catch {
+            loaded = nil
+            self.lastStorageError = error as? TokenClientError ?? .storage(String(describing: error))
+        }
         self.tokens = loaded
         self.state = loaded.map { .signedIn($0.user) } ?? .signedOut
     }

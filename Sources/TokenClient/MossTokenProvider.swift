@@ -13,7 +13,7 @@ public final class MossTokenProvider<Session: AuthenticatedTransport>: Sendable 
     /// Seconds before expiry at which the cached token is replaced.
     public let margin: TimeInterval
     private let path: String
-    private let now: @Sendable () -> Date
+    private let clock: @Sendable () -> Date
     private let cache: TokenCache
 
     /// Creates a provider.
@@ -31,7 +31,7 @@ public final class MossTokenProvider<Session: AuthenticatedTransport>: Sendable 
         self.session = session
         self.path = path
         self.margin = margin
-        self.now = now
+        self.clock = now
         self.cache = TokenCache(now: now)
     }
 
@@ -45,9 +45,9 @@ public final class MossTokenProvider<Session: AuthenticatedTransport>: Sendable 
     /// The token with its expiry, from cache when it is not near expiry.
     /// - Throws: like ``getAuthHeader()``.
     public func currentToken() async throws -> ExpiringToken {
-        try await cache.token { [session, path, margin, now] in
+        try await cache.token { [session, path, margin, clock] in
             let vended: VendedToken = try await session.json(session.makeRequest("GET", path))
-            let expiresAt = now().addingTimeInterval(TimeInterval(vended.expiresIn))
+            let expiresAt = clock().addingTimeInterval(TimeInterval(vended.expiresIn))
             return ExpiringToken(
                 token: vended.token, expiresAt: expiresAt, refreshAt: expiresAt.addingTimeInterval(-margin))
         }

@@ -15,7 +15,7 @@ public final class StreamTokenProvider<Session: AuthenticatedTransport>: Sendabl
     /// Seconds before `exp` at which the cached token is replaced.
     public let margin: TimeInterval
     private let path: String
-    private let now: @Sendable () -> Date
+    let clock: @Sendable () -> Date
     private let cache: TokenCache
 
     /// Creates a provider.
@@ -36,7 +36,7 @@ public final class StreamTokenProvider<Session: AuthenticatedTransport>: Sendabl
         self.customerIds = customerIds
         self.path = path
         self.margin = margin
-        self.now = now
+        self.clock = now
         self.cache = TokenCache(now: now)
     }
 

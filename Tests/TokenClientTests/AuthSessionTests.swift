@@ -158,6 +158,19 @@ struct AuthSessionTests {
         #expect(store.load()?.refreshToken == "refresh-1")
     }
 
+    @Test("when the early refresh fails, the not yet expired token is still used")
+    func earlyRefreshFailureKeepsToken() async throws {
+        try await session.login(email: "ada@example.com", password: FakeAuthServer.password)
+        clock.advance(by: 880)
+        server.configure { $0.refreshFailure = (503, .unavailable) }
+        #expect(try await session.me().sub == FakeAuthServer.user.id)
+        #expect(server.count("/auth/refresh") == 1)
+        #expect(server.requests.last?.authorization == "Bearer access-1")
+        clock.advance(by: 20)
+        let error = await #expect(throws: TokenClientError.self) { try await session.me() }
+        #expect(error?.code == .unavailable)
+    }
+
     @Test("requests without a session throw signedOut without touching the network")
     func signedOutRequests() async throws {
         await #expect(throws: TokenClientError.signedOut) { try await session.me() }

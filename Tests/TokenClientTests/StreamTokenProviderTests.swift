@@ -90,3 +90,53 @@ struct StreamTokenProviderTests {
         await #expect(throws: TokenClientError.invalidResponse) { try await provider().token() }
     }
 }
+
+@Suite("StreamTokenProvider updates")
+struct StreamTokenUpdatesTests {
+    @Test("tokenUpdates yields a new token at each refresh time, 60 s before exp")
+    func proactiveUpdates() async throws {
+        let clock = TestClock()
+        let server = FakeAuthServer(clock: clock)
+        let session = AuthSession(
+            baseURL: try #require(URL(string: "https://api.example.test/")),
+            transport: server,
+            refreshLeeway: 0,
+            now: clock.closure
+        )
+        try await session.login(email: "ada@example.com", password: FakeAuthServer.password)
+        server.configure { $0.accessExpiresIn = 100_000 }
+        let stream = StreamTokenProvider(session: session, now: clock.closure)
+        let waits = Waits()
+        let updates = stream.tokenUpdates { seconds in
+            await waits.record(seconds)
+            clock.advance(by: seconds)
+        }
+        var received: [ExpiringToken] = []
+        for try await token in updates {
+            received.append(token)
+            if received.count == 3 { break }
+        }
+        #expect(Set(received.map(\.token)).count == 3)
+        #expect(Array(await waits.all.prefix(2)) == [840, 840])
+        #expect(received[1].expiresAt == received[0].expiresAt.addingTimeInterval(840))
+    }
+
+    @Test("tokenUpdates ends with signedOut when the session is gone")
+    func endsWhenSignedOut() async throws {
+        let session = AuthSession(
+            baseURL: try #require(URL(string: "https://api.example.test/")),
+            transport: FakeAuthServer()
+        )
+        let updates = StreamTokenProvider(session: session).tokenUpdates { _ in }
+        await #expect(throws: TokenClientError.signedOut) {
+            for try await _ in updates {}
+        }
+    }
+}
+
+/// Records the waits a provider asked for.
+actor Waits {
+    private(set) var all: [TimeInterval] = []
+
+    func record(_ seconds: TimeInterval) { all.append(seconds) }
+}
