@@ -66,6 +66,10 @@ struct AuthSessionTests {
                 "Bearer access-1", "Bearer access-2",
             ])
         #expect(store.load()?.refreshToken == "refresh-2")
+        let refresh = try #require(server.requests.first { $0.path == "/auth/refresh" })
+        #expect(refresh.method == "POST" && refresh.authStrategy == "bearer" && refresh.authorization == nil)
+        let body = try JSONDecoder().decode(RefreshRequest.self, from: try #require(refresh.body))
+        #expect(body.refreshToken == "refresh-1")
     }
 
     @Test("a second 401 after the retry is thrown, without looping")
