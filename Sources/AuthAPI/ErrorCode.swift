@@ -1,0 +1,66 @@
+/// The `error` member of an error body. Open-ended: unknown codes decode as themselves, so a newer server
+/// never breaks an older client. Compare with the static members (`code == .invalidGrant`).
+public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    /// The code as sent on the wire, e.g. `"invalid_grant"`.
+    public var rawValue: String
+
+    /// Wraps any code string.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Wraps a literal code string.
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    /// Decodes a bare JSON string.
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Encodes as a bare JSON string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// The raw code.
+    public var description: String { rawValue }
+
+    /// 400: malformed JSON, missing/extra/ill-typed member, invalid email, password outside policy.
+    public static let invalidRequest: Self = "invalid_request"
+    /// 401: login failed.
+    public static let invalidCredentials: Self = "invalid_credentials"
+    /// 401: access token missing, malformed, expired, or its session revoked.
+    public static let invalidToken: Self = "invalid_token"
+    /// 401: refresh token unknown, expired, revoked or reused.
+    public static let invalidGrant: Self = "invalid_grant"
+    /// 403: authenticated but asking for something not the caller's.
+    public static let insufficientScope: Self = "insufficient_scope"
+    /// 403: registration disabled.
+    public static let registrationClosed: Self = "registration_closed"
+    /// 404: unknown path.
+    public static let notFound: Self = "not_found"
+    /// 405: known path, wrong method.
+    public static let methodNotAllowed: Self = "method_not_allowed"
+    /// 409: email already registered.
+    public static let emailTaken: Self = "email_taken"
+    /// 413: body over the limit.
+    public static let payloadTooLarge: Self = "payload_too_large"
+    /// 415: body not JSON.
+    public static let unsupportedMediaType: Self = "unsupported_media_type"
+    /// 429: rate limited; see `Retry-After`.
+    public static let tooManyRequests: Self = "too_many_requests"
+    /// 500: unexpected server error.
+    public static let internalError: Self = "internal_error"
+    /// 502: an upstream token service refused or answered garbage.
+    public static let upstreamError: Self = "upstream_error"
+    /// 503: not configured, overloaded or database unavailable; see `Retry-After`.
+    public static let unavailable: Self = "unavailable"
+
+    /// Every code API.md defines.
+    public static let allKnown: [Self] = [
+        .invalidRequest, .invalidCredentials, .invalidToken, .invalidGrant, .insufficientScope,
+        .registrationClosed, .notFound, .methodNotAllowed, .emailTaken, .payloadTooLarge,
+        .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable,
+    ]
+}

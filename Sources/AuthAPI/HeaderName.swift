@@ -1,0 +1,15 @@
+/// Names of the HTTP headers the API defines or relies on.
+public enum HeaderName {
+    /// Selects bearer or cookie delivery of tokens on `/auth/login` and `/auth/refresh`.
+    public static let authStrategy = "X-Auth-Strategy"
+    /// Echo of the `csrf_token` cookie, required on unsafe methods authenticated by cookie.
+    public static let csrfToken = "X-CSRF-Token"
+    /// Request correlation id; echoed by the server or generated.
+    public static let requestId = "X-Request-Id"
+    /// Carries `Bearer <access token>`.
+    public static let authorization = "Authorization"
+    /// Seconds to wait after a 429 or 503.
+    public static let retryAfter = "Retry-After"
+    /// Present on every 401 (RFC 6750 §3).
+    public static let wwwAuthenticate = "WWW-Authenticate"
+}

@@ -1,0 +1,32 @@
+/// Answer of `GET /auth/me`: `{"sub", "email", "role", "tenantId"}` (`tenantId` may be `null`).
+public struct MeResponse: Codable, Sendable, Equatable {
+    /// The user id (the access token's `sub`).
+    public var sub: String
+    /// Email address.
+    public var email: String
+    /// Role name.
+    public var role: String
+    /// Tenant, or `nil`.
+    public var tenantId: String?
+
+    /// Creates a `/auth/me` answer.
+    public init(sub: String, email: String, role: String, tenantId: String? = nil) {
+        self.sub = sub
+        self.email = email
+        self.role = role
+        self.tenantId = tenantId
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sub, email, role, tenantId
+    }
+
+    /// Encodes every member; a missing `tenantId` becomes `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sub, forKey: .sub)
+        try container.encode(email, forKey: .email)
+        try container.encode(role, forKey: .role)
+        try container.encode(tenantId, forKey: .tenantId)
+    }
+}

@@ -1,0 +1,43 @@
+/// Answer of `POST /auth/login` and `POST /auth/refresh`.
+///
+/// Bearer strategy: `{"accessToken", "refreshToken", "tokenType": "Bearer", "expiresIn", "user"}`.
+/// Cookie strategy: `{"expiresIn", "user"}` only (the tokens travel in `Set-Cookie`), so the token members
+/// are optional and omitted from the JSON when `nil`.
+public struct TokenResponse: Codable, Sendable, Equatable {
+    /// Access token (a JWS); `nil` in cookie mode.
+    public var accessToken: String?
+    /// Opaque refresh token; `nil` in cookie mode.
+    public var refreshToken: String?
+    /// Always `"Bearer"` in bearer mode; `nil` in cookie mode.
+    public var tokenType: String?
+    /// Lifetime of the access token in seconds, counted from the response.
+    public var expiresIn: Int
+    /// The signed-in account.
+    public var user: User
+
+    /// Creates a token answer.
+    public init(
+        accessToken: String? = nil,
+        refreshToken: String? = nil,
+        tokenType: String? = nil,
+        expiresIn: Int,
+        user: User
+    ) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.user = user
+    }
+
+    /// A bearer-mode answer with `tokenType` `"Bearer"`.
+    public static func bearer(accessToken: String, refreshToken: String, expiresIn: Int, user: User) -> Self {
+        Self(
+            accessToken: accessToken,
+            refreshToken: refreshToken,
+            tokenType: "Bearer",
+            expiresIn: expiresIn,
+            user: user
+        )
+    }
+}

@@ -1,0 +1,34 @@
+/// An account as the API shows it: `{"id", "email", "role", "tenantId"}`.
+///
+/// `tenantId` is encoded as JSON `null` when absent, so the key is always present on the wire.
+public struct User: Codable, Sendable, Equatable, Hashable {
+    /// Opaque, stable identifier (for example a UUID string).
+    public var id: String
+    /// Normalised email address (trimmed, NFC, lowercase).
+    public var email: String
+    /// Role name; `"user"` unless an operator set another.
+    public var role: String
+    /// Tenant the account belongs to, or `nil`.
+    public var tenantId: String?
+
+    /// Creates a user value.
+    public init(id: String, email: String, role: String = "user", tenantId: String? = nil) {
+        self.id = id
+        self.email = email
+        self.role = role
+        self.tenantId = tenantId
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, email, role, tenantId
+    }
+
+    /// Encodes every member; a missing `tenantId` becomes `null`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(email, forKey: .email)
+        try container.encode(role, forKey: .role)
+        try container.encode(tenantId, forKey: .tenantId)
+    }
+}

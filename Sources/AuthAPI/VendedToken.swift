@@ -1,0 +1,14 @@
+/// Answer of `GET /moss-token` and `POST /stream-token`: `{"token", "expiresIn"}`.
+public struct VendedToken: Codable, Sendable, Equatable {
+    /// The raw token (no `Bearer ` prefix).
+    public var token: String
+    /// Seconds the token stays usable from the response. For `/moss-token` the server has already
+    /// subtracted its own 60 s margin.
+    public var expiresIn: Int
+
+    /// Creates a vended token.
+    public init(token: String, expiresIn: Int) {
+        self.token = token
+        self.expiresIn = expiresIn
+    }
+}

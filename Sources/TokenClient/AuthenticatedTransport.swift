@@ -1,0 +1,40 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Sends requests on behalf of a signed-in user: attaches credentials and deals with their renewal.
+/// ``AuthSession`` is the implementation; ``MossTokenProvider`` and ``StreamTokenProvider`` are generic over
+/// it so tests (and apps) can substitute their own.
+public protocol AuthenticatedTransport: Sendable {
+    /// The API root that paths such as `auth/me` are resolved against.
+    var baseURL: URL { get }
+
+    /// Sends `request` with the user's credentials and returns any answer but an authentication failure.
+    /// - Throws: ``TokenClientError/signedOut`` without a session, ``TokenClientError/server(status:body:)``
+    ///   for a 401 that renewing the credentials did not cure, ``TokenClientError/transport(_:)``.
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+}
+
+extension AuthenticatedTransport {
+    /// Sends `request` authenticated and decodes a 2xx JSON body as `Response`.
+    /// - Throws: ``TokenClientError/server(status:body:)`` for any other status,
+    ///   ``TokenClientError/invalidResponse`` when the body does not decode, and whatever ``send(_:)`` throws.
+    public func json<Response: Decodable>(_ request: URLRequest, as type: Response.Type = Response.self)
+        async throws -> Response
+    {
+        let (data, response) = try await send(request)
+        return try WireCoding.decodeSuccess(Response.self, data: data, response: response)
+    }
+
+    /// A request for `path` (relative to ``baseURL``) that accepts JSON, with no body.
+    public func makeRequest(_ method: String, _ path: String) -> URLRequest {
+        WireCoding.request(method, baseURL.appending(path: path), body: Never?.none)
+    }
+
+    /// A request for `path` (relative to ``baseURL``) with `body` encoded as JSON.
+    public func makeRequest(_ method: String, _ path: String, body: some Encodable) -> URLRequest {
+        WireCoding.request(method, baseURL.appending(path: path), body: body)
+    }
+}

@@ -1,0 +1,18 @@
+public import Foundation
+
+/// A vended token with the time it stops being usable and the time a provider fetches a replacement.
+public struct ExpiringToken: Sendable, Equatable {
+    /// The raw token (no `Bearer ` prefix).
+    public var token: String
+    /// When the token expires (for Moss: receipt plus `expiresIn`; for Stream: the JWT's `exp`).
+    public var expiresAt: Date
+    /// When a provider stops serving it from cache: `expiresAt` minus the provider's margin.
+    public var refreshAt: Date
+
+    /// Creates a token record.
+    public init(token: String, expiresAt: Date, refreshAt: Date) {
+        self.token = token
+        self.expiresAt = expiresAt
+        self.refreshAt = refreshAt
+    }
+}

@@ -1,0 +1,23 @@
+public import AuthAPI
+public import Foundation
+
+/// What a ``TokenStore`` keeps between launches: the bearer pair, when the access token stops being
+/// usable, and the user it belongs to.
+public struct StoredTokens: Codable, Sendable, Equatable {
+    /// The access token (a JWS), sent as `Authorization: Bearer …`.
+    public var accessToken: String
+    /// The opaque refresh token; rotated by every refresh.
+    public var refreshToken: String
+    /// Receipt time plus `expiresIn`; `nil` when unknown (then only a 401 triggers a refresh).
+    public var accessTokenExpiresAt: Date?
+    /// The signed-in account, when known.
+    public var user: User?
+
+    /// Creates a token record.
+    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date? = nil, user: User? = nil) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.user = user
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Caches one ``ExpiringToken`` until its `refreshAt` and coalesces concurrent fetches onto one task.
+///
+/// A fetch is an unstructured task: a caller that is cancelled does not cancel it for the others.
+/// A failed fetch is not cached; the next caller tries again.
+actor TokenCache {
+    private let now: @Sendable () -> Date
+    private var cached: ExpiringToken?
+    private var inFlight: (id: UInt64, task: Task<ExpiringToken, any Error>)?
+    private var nextID: UInt64 = 0
+
+    init(now: @escaping @Sendable () -> Date) {
+        self.now = now
+    }
+
+    /// The cached token while `now < refreshAt`, else the result of the fetch in flight or of a new one.
+    func token(fetch: @escaping @Sendable () async throws -> ExpiringToken) async throws -> ExpiringToken {
+        if let cached, now() < cached.refreshAt { return cached }
+        if let inFlight { return try await inFlight.task.value }
+        nextID += 1
+        let id = nextID
+        let task = Task { try await fetch() }
+        inFlight = (id, task)
+        defer {
+            if inFlight?.id == id { inFlight = nil }
+        }
+        let fetched = try await task.value
+        if inFlight?.id == id { cached = fetched }
+        return fetched
+    }
+
+    /// The cached token, fresh or not, without fetching.
+    var current: ExpiringToken? { cached }
+
+    /// Drops the cached token and detaches any fetch in flight, so the next caller fetches anew.
+    func invalidate() {
+        cached = nil
+        inFlight = nil
+    }
+}

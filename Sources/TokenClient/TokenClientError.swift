@@ -1,0 +1,21 @@
+public import AuthAPI
+
+/// Everything `TokenClient` throws. Descriptions never contain tokens or passwords.
+public enum TokenClientError: Error, Sendable, Equatable {
+    /// No session: never signed in, signed out, or the refresh token was refused (`invalid_grant`).
+    case signedOut
+    /// The server answered with an error status; `body` is its `{"error", "message"}` when it sent one.
+    case server(status: Int, body: ErrorBody?)
+    /// No HTTP answer arrived (connection refused, timeout, cancelled…); the text describes why.
+    case transport(String)
+    /// The answer could not be understood (not HTTP, or a 2xx body that does not decode).
+    case invalidResponse
+    /// The token store could not load, save or clear; the text describes why.
+    case storage(String)
+
+    /// The API error code when this is a server error with a body.
+    public var code: ErrorCode? {
+        if case .server(_, let body) = self { return body?.error }
+        return nil
+    }
+}

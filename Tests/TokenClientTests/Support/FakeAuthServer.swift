@@ -1,0 +1,180 @@
+import AuthAPI
+import Foundation
+import Synchronization
+import TokenClient
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An in-process stand-in for tokenvend behind the ``HTTPTransport`` seam: issues numbered tokens, records
+/// every request, and can be told to fail in the ways the tests need.
+final class FakeAuthServer: HTTPTransport {
+    struct Recorded: Sendable {
+        var method: String
+        var path: String
+        var query: String?
+        var authorization: String?
+        var authStrategy: String?
+        var body: Data?
+    }
+
+    struct State {
+        var requests: [Recorded] = []
+        var issued = 0
+        var validAccess: Set<String> = []
+        var liveRefresh: String?
+        var accessExpiresIn = 900
+        var refreshFailure: (status: Int, code: ErrorCode)?
+        var rejectEveryAccessToken = false
+        var logoutStatus = 204
+        var mossIssued = 0
+        var mossExpiresIn = 300
+        var mossFailure: (status: Int, code: ErrorCode)?
+        var streamIssued = 0
+        var streamTTL = 900
+        var streamOmitsExp = false
+        var gates: [String: Gate] = [:]
+    }
+
+    static let user = User(id: "u-1", email: "ada@example.com", role: "user", tenantId: nil)
+    static let password = "correct horse"
+
+    let clock: TestClock
+    let state = Mutex(State())
+
+    init(clock: TestClock = TestClock()) {
+        self.clock = clock
+    }
+
+    var requests: [Recorded] { state.withLock { $0.requests } }
+
+    func count(_ path: String) -> Int { requests.filter { $0.path == path }.count }
+
+    /// Changes the server's knobs.
+    func configure(_ change: (inout State) -> Void) { state.withLock { change(&$0) } }
+
+    /// Makes every access token issued so far fail with 401 `invalid_token`.
+    func revokeAccessTokens() { state.withLock { $0.validAccess.removeAll() } }
+
+    /// Requests to `path` wait at the returned gate until the test opens it.
+    func gate(_ path: String) -> Gate {
+        let gate = Gate()
+        state.withLock { $0.gates[path] = gate }
+        return gate
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        guard let url = request.url else { throw TokenClientError.invalidResponse }
+        let recorded = Recorded(
+            method: request.httpMethod ?? "GET",
+            path: url.path,
+            query: url.query,
+            authorization: request.value(forHTTPHeaderField: "Authorization"),
+            authStrategy: request.value(forHTTPHeaderField: "X-Auth-Strategy"),
+            body: request.httpBody
+        )
+        let gate = state.withLock {
+            $0.requests.append(recorded)
+            return $0.gates[recorded.path]
+        }
+        if let gate { await gate.pass() }
+        let (status, body) = route(recorded)
+        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])
+        else { throw TokenClientError.invalidResponse }
+        return (body, response)
+    }
+
+    private func route(_ request: Recorded) -> (Int, Data) {
+        switch (request.method, request.path) {
+        case ("POST", "/auth/login"): return login(request)
+        case ("POST", "/auth/refresh"): return refresh(request)
+        case ("POST", "/auth/logout"): return (state.withLock { $0.logoutStatus }, Data())
+        case ("GET", "/auth/me"):
+            guard authorized(request) else { return Self.error(401, .invalidToken) }
+            let me = MeResponse(sub: Self.user.id, email: Self.user.email, role: Self.user.role)
+            return (200, Self.json(me))
+        case ("GET", "/moss-token"): return moss(request)
+        case ("POST", "/stream-token"): return stream(request)
+        default: return Self.error(404, .notFound)
+        }
+    }
+
+    private func authorized(_ request: Recorded) -> Bool {
+        guard let header = request.authorization, header.hasPrefix("Bearer ") else { return false }
+        let token = String(header.dropFirst("Bearer ".count))
+        return state.withLock { !$0.rejectEveryAccessToken && $0.validAccess.contains(token) }
+    }
+
+    private func issuePair(_ state: inout State) -> TokenResponse {
+        state.issued += 1
+        let access = "access-\(state.issued)"
+        let refresh = "refresh-\(state.issued)"
+        state.validAccess.insert(access)
+        state.liveRefresh = refresh
+        return .bearer(accessToken: access, refreshToken: refresh, expiresIn: state.accessExpiresIn, user: Self.user)
+    }
+
+    private func login(_ request: Recorded) -> (Int, Data) {
+        guard let body = request.body, let login = try? JSONDecoder().decode(LoginRequest.self, from: body),
+            login.password == Self.password
+        else { return Self.error(401, .invalidCredentials) }
+        return (200, Self.json(state.withLock { issuePair(&$0) }))
+    }
+
+    private func refresh(_ request: Recorded) -> (Int, Data) {
+        guard let body = request.body, let refresh = try? JSONDecoder().decode(RefreshRequest.self, from: body)
+        else { return Self.error(400, .invalidRequest) }
+        return state.withLock { state in
+            if let failure = state.refreshFailure { return Self.error(failure.status, failure.code) }
+            guard refresh.refreshToken == state.liveRefresh else { return Self.error(401, .invalidGrant) }
+            return (200, Self.json(issuePair(&state)))
+        }
+    }
+
+    private func moss(_ request: Recorded) -> (Int, Data) {
+        guard authorized(request) else { return Self.error(401, .invalidToken) }
+        return state.withLock { state in
+            if let failure = state.mossFailure { return Self.error(failure.status, failure.code) }
+            state.mossIssued += 1
+            return (200, Self.json(VendedToken(token: "moss-\(state.mossIssued)", expiresIn: state.mossExpiresIn)))
+        }
+    }
+
+    private func stream(_ request: Recorded) -> (Int, Data) {
+        guard authorized(request) else { return Self.error(401, .invalidToken) }
+        let asked = request.body.flatMap { try? JSONDecoder().decode(StreamTokenRequest.self, from: $0) }
+        let ids = asked?.customerIds ?? ["registered": Self.user.email]
+        guard ids.allSatisfy({ $0.key == "registered" && $0.value == Self.user.email }) else {
+            return Self.error(403, .insufficientScope)
+        }
+        let now = Int(clock.now.timeIntervalSince1970)
+        return state.withLock { state in
+            state.streamIssued += 1
+            var claims: [String: any Sendable] = ["iat": now, "ids": ids, "n": state.streamIssued]
+            if !state.streamOmitsExp { claims["exp"] = now + state.streamTTL }
+            let token = Self.jws(claims)
+            return (200, Self.json(VendedToken(token: token, expiresIn: state.streamTTL)))
+        }
+    }
+
+    /// A compact JWS with a dummy signature; the client only reads the payload.
+    static func jws(_ claims: [String: any Sendable]) -> String {
+        let header = #"{"alg":"HS512","typ":"JWT","kid":"s1"}"#
+        let payload = (try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])) ?? Data()
+        return [Data(header.utf8), payload, Data("signature".utf8)].map(base64URL).joined(separator: ".")
+    }
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func json(_ value: some Encodable) -> Data {
+        (try? JSONEncoder().encode(value)) ?? Data()
+    }
+
+    static func error(_ status: Int, _ code: ErrorCode) -> (Int, Data) {
+        (status, json(ErrorBody(error: code, message: "test \(code)")))
+    }
+}
