@@ -82,6 +82,17 @@ let strongSecret = String(repeating: "s3cr3t-", count: 10)
         #expect(try fixture.resolve(file: path) == TokenServiceConfiguration())
     }
 
+    @Test("docs/OPERATIONS.md documents every key and its environment variable")
+    func operationsGuideCoversEveryKey() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let guide = try String(contentsOf: root.appendingPathComponent("docs/OPERATIONS.md"), encoding: .utf8)
+        for key in ConfigurationKey.all {
+            #expect(guide.contains("`\(key.path)`"), "missing key \(key.path)")
+            #expect(guide.contains("`\(key.environmentName)`"), "missing variable \(key.environmentName)")
+        }
+    }
+
     @Test("the production example is valid once its secret files exist")
     func productionExample() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
