@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # tokenvend container image.
 #   build:  docker build -t tokenvend .
 #   run:    docker run -p 8080:8080 -v tokenvend-data:/data tokenvend
@@ -17,19 +16,18 @@ RUN apt-get update \
         libsqlite3-dev \
         libssl-dev \
         libxml2-dev \
-        make \
         pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
-COPY Package.swift Makefile ./
+COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 
 # The same build as the README's `make run` (`swift build -c release --product tokenvend`), plus a statically
-# linked Swift runtime so the runtime image needs no Swift toolchain. Keep the two in step.
-RUN --mount=type=cache,target=/src/.build \
-    swift build -c release --static-swift-stdlib --product tokenvend \
+# linked Swift runtime so the runtime image needs no Swift toolchain. Keep the two in step. (No BuildKit cache
+# mount, so the legacy builder of docker-compose 1.x builds it too.)
+RUN swift build -c release --static-swift-stdlib --product tokenvend \
     && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/tokenvend" \
         /out/tokenvend
 

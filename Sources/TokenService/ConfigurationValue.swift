@@ -63,6 +63,19 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
         }
     }
 
+    /// The value's JSON type with an article (`a string`, `an object`), for messages that must not show it.
+    var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .integer: return "an integer"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "a list"
+        case .object: return "an object"
+        }
+    }
+
     /// The one-line reason a JSON text failed to decode.
     struct ParseError: Error {
         var reason: String

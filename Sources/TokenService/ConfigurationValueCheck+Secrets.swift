@@ -24,17 +24,18 @@ extension ConfigurationValueCheck {
         return TokenServiceConfiguration.Secret(secret)
     }
 
-    /// Checks a key list `[{"kid", "secret" | "secretFile"}]`, reading secret files. Key strength, duplicate
+    /// Checks a key list `[{"kid", "secret" | "secretFile"}]`, reading secret files. Messages name the type of a
+    /// misplaced value, never the value, since it may be a secret. Key strength, duplicate
     /// kids and `activeKid` are checked once every layer is applied.
     func signingKeys(_ value: ConfigurationValue) throws(ConfigurationError) -> [TokenServiceConfiguration.SigningKey] {
         let expected = #"expected a list of {"kid": "...", "secret": "..."} objects"#
-        guard case .array(let items) = value else { throw fail("\(expected), got \(value.summary)") }
+        guard case .array(let items) = value else { throw fail("\(expected), got \(value.typeName)") }
         var keys: [TokenServiceConfiguration.SigningKey] = []
         for (index, item) in items.enumerated() {
             let itemKey = "\(key)[\(index)]"
             guard case .object(let members) = item else {
                 throw ConfigurationError.invalidValue(
-                    key: itemKey, source: source, reason: "\(expected), got \(item.summary)")
+                    key: itemKey, source: source, reason: "\(expected), got \(item.typeName)")
             }
             if let unknown = members.keys.sorted().first(where: { !["kid", "secret", "secretFile"].contains($0) }) {
                 throw ConfigurationError.unknownKey(key: "\(itemKey).\(unknown)", source: source)

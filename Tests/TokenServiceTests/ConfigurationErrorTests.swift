@@ -120,6 +120,19 @@ import Testing
         #expect(!error.description.contains(strongSecret))
     }
 
+    @Test("a secret given where a key list belongs is not echoed")
+    func misplacedSecret() throws {
+        let fixture = try ConfigurationFixture()
+        let file = try fixture.write("c.json", #"{"accessToken": {"keys": "\#(strongSecret)"}}"#)
+        let error = try #require(fixture.error(file: file))
+        #expect(error.description.hasSuffix("got a string"))
+        #expect(!error.description.contains("s3cr3t"))
+        let item = try fixture.write("i.json", #"{"stream": {"keys": ["\#(strongSecret)"]}}"#)
+        let itemError = try #require(fixture.error(file: item))
+        #expect(itemError.description.hasPrefix("stream.keys[0] (\(item)): expected a list"))
+        #expect(!itemError.description.contains("s3cr3t"))
+    }
+
     @Test("activeKid must name a key, and kids are unique")
     func keySetConsistency() throws {
         let fixture = try ConfigurationFixture()

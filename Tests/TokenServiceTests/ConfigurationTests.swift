@@ -203,6 +203,11 @@ let strongSecret = String(repeating: "s3cr3t-", count: 10)
         let configuration = try fixture.resolve(
             file: file, environment: ["TOKENVEND_REFRESH_TOKEN_SECRET_FILE": path])
         #expect(configuration.refreshToken.secret?.value == strongSecret + "B")
+
+        let nullSibling = try fixture.write("n.json", #"{"refreshToken": {"secret": null, "secretFile": "\#(path)"}}"#)
+        #expect(try fixture.resolve(file: nullSibling).refreshToken.secret?.value == strongSecret + "B")
+        let unset = try fixture.resolve(file: file, environment: ["TOKENVEND_REFRESH_TOKEN_SECRET": ""])
+        #expect(unset.refreshToken.secret == nil)
     }
 
     @Test("secrets never appear in descriptions")
