@@ -1,0 +1,74 @@
+public import Logging
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+extension TokenServiceConfiguration {
+    /// Moss upstream credentials for `GET /moss-token` (`moss.*`). Unset by default: the route answers 503.
+    public struct Moss: Sendable, Equatable {
+        /// The Moss default token endpoint.
+        public static let defaultAuthURL: URL = {
+            guard let url = URL(string: "https://service.usemoss.dev/identity/auth/token") else {
+                preconditionFailure("the Moss default URL literal is valid")
+            }
+            return url
+        }()
+
+        /// Moss project id; set together with ``projectKey``. Default: unset.
+        public var projectId: String?
+        /// Moss project key (`moss.projectKey` or `moss.projectKeyFile`); set together with ``projectId``.
+        /// Default: unset.
+        public var projectKey: Secret?
+        /// Token endpoint, `http` or `https`. Default: `https://service.usemoss.dev/identity/auth/token`.
+        public var authURL: URL = Moss.defaultAuthURL
+
+        /// The defaults.
+        public init() {}
+
+        /// True when both the project id and key are set.
+        public var isConfigured: Bool { projectId != nil && projectKey != nil }
+    }
+
+    /// Bloomreach Stream keys for `POST /stream-token` (`stream.*`). Unset by default: the route answers 503.
+    public struct Stream: Sendable, Equatable {
+        /// Signing keys (HS512, each secret at least 64 bytes). Default: none.
+        public var keys: [SigningKey] = []
+        /// The `kid` new tokens are signed with. Default: the first key. After loading it names a key whenever
+        /// ``keys`` is not empty.
+        public var activeKid: String?
+        /// Lifetime of a stream token. Default: 900 s.
+        public var ttlSeconds: Int = 900
+
+        /// The defaults.
+        public init() {}
+
+        /// The key named by ``activeKid`` (or the first key when it is unset); `nil` when no key is configured.
+        public var activeKey: SigningKey? {
+            guard let activeKid else { return keys.first }
+            return keys.first { $0.kid == activeKid }
+        }
+    }
+
+    /// Log level and format (`log.*`). Logs go to stderr.
+    public struct Log: Sendable, Equatable {
+        /// Lowest level written: `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`. The
+        /// `LOG_LEVEL` environment variable is honoured too (`TOKENVEND_LOG_LEVEL` wins). Default: `info`.
+        public var level: Logger.Level = .info
+        /// Line format. Default: ``Format/json``.
+        public var format: Format = .json
+
+        /// The defaults.
+        public init() {}
+
+        /// How each log line is written.
+        public enum Format: String, Sendable, Equatable, CaseIterable {
+            /// One JSON object per line.
+            case json
+            /// `key=value` pairs per line (logfmt).
+            case logfmt
+        }
+    }
+}

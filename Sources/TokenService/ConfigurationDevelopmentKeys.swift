@@ -1,0 +1,140 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(Glibc)
+    private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+    private let systemWrite = Musl.write
+#elseif canImport(Darwin)
+    private let systemWrite = Darwin.write
+#endif
+
+/// The development key file beside the database:
+/// `{"accessToken": {"kid", "secret"}, "refreshToken": {"secret"}}`, mode 0600, replaced atomically.
+struct ConfigurationDevelopmentKeys: Codable, Equatable {
+    struct AccessToken: Codable, Equatable {
+        var kid: String
+        var secret: String
+    }
+
+    struct RefreshToken: Codable, Equatable {
+        var secret: String
+    }
+
+    var accessToken: AccessToken?
+    var refreshToken: RefreshToken?
+
+    /// A failed system call: the call and `strerror(errno)`.
+    struct SystemError: Error {
+        var reason: String
+
+        init(_ call: String) {
+            let code = errno
+            reason = "\(call): \(String(cString: strerror(code)))"
+        }
+    }
+
+    /// Reads the key file; `nil` when it does not exist.
+    /// - Throws: ``ConfigurationError/storage(key:reason:)`` when it exists but cannot be read or parsed.
+    static func read(from path: String) throws(ConfigurationError) -> ConfigurationDevelopmentKeys? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .storage(key: "database.path", reason: "cannot read development key file \"\(path)\"")
+        }
+        do {
+            return try JSONDecoder().decode(ConfigurationDevelopmentKeys.self, from: data)
+        } catch {
+            throw .storage(
+                key: "database.path",
+                reason: "development key file \"\(path)\" is not valid; delete it to generate new keys")
+        }
+    }
+
+    /// Writes the file atomically: a temporary file created with mode 0600 in the same folder, flushed, then
+    /// renamed over `path`.
+    func write(to path: String) throws(ConfigurationError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let temporary = path + ".tmp-" + Self.randomHex(bytes: 8)
+        do {
+            let data = try encoder.encode(self)
+            try Self.createExclusively(temporary, contents: Array(data) + [UInt8(ascii: "\n")])
+            guard rename(temporary, path) == 0 else { throw SystemError("rename") }
+        } catch {
+            try? Self.remove(temporary)
+            let reason = (error as? SystemError)?.reason ?? error.shortReason
+            throw .storage(key: "database.path", reason: "cannot write development key file \"\(path)\" (\(reason))")
+        }
+    }
+
+    /// Creates `path` (which must not exist) with mode 0600, writes `contents` and flushes them to disk.
+    static func createExclusively(_ path: String, contents: [UInt8]) throws(SystemError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw SystemError("open") }
+        defer { close(descriptor) }
+        var written = 0
+        while written < contents.count {
+            let result = contents[written...].withUnsafeBytes { buffer in
+                systemWrite(descriptor, buffer.baseAddress, buffer.count)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("write")
+            }
+            written += result
+        }
+        guard fsync(descriptor) == 0 else { throw SystemError("fsync") }
+    }
+
+    /// Creates `path` and any missing parent folders with mode 0700 (`mkdir -p -m 0700`).
+    static func createFolders(_ path: String) throws(SystemError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST { throw SystemError("mkdir") }
+            prefix += "/"
+        }
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory else {
+            errno = ENOTDIR
+            throw SystemError("mkdir")
+        }
+    }
+
+    static func remove(_ path: String) throws(SystemError) {
+        guard unlink(path) == 0 else { throw SystemError("unlink") }
+    }
+
+    /// The file's permission bits in octal when group or others have any access, else `nil`.
+    static func permissiveMode(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & 0o077 != 0 else { return nil }
+        return "0" + String(info.st_mode & 0o777, radix: 8)
+    }
+
+    /// 64 random bytes from the system generator, base64url-encoded without padding (86 characters).
+    static func randomSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<64).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+    }
+
+    static func randomHex(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in
+            let byte = UInt8.random(in: .min ... .max, using: &generator)
+            return (byte < 16 ? "0" : "") + String(byte, radix: 16)
+        }.joined()
+    }
+}

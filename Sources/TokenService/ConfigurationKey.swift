@@ -1,0 +1,148 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One configuration key: its path, its type, and how a checked value is stored into the configuration.
+///
+/// The table of every key is ``all``; the file, the environment and the flags all go through it, so they share
+/// one set of checks and one wording of errors.
+struct ConfigurationKey {
+    /// The value type of a key, which decides how an environment string is parsed and what is accepted.
+    enum Kind {
+        case integer(ClosedRange<Int>)
+        case boolean
+        case string
+        case optionalString
+        case secret
+        case secretFile
+        case url
+        case keyList
+        case choice([String])
+    }
+
+    /// Key path as written in the file, e.g. `refreshToken.reuseGraceSeconds`.
+    let path: String
+    let kind: Kind
+    /// Stores a checked value; `.null` restores the built-in default. Throws ``ConfigurationError/invalidValue``.
+    let apply: (inout TokenServiceConfiguration, ConfigurationValue, String) throws(ConfigurationError) -> Void
+
+    /// `TOKENVEND_` + the key path in upper snake case: `server.maxBodyBytes` → `TOKENVEND_SERVER_MAX_BODY_BYTES`,
+    /// `moss.authURL` → `TOKENVEND_MOSS_AUTH_URL`.
+    var environmentName: String { Self.environmentName(for: path) }
+
+    /// The key whose value this one replaces and excludes (`secret` and `secretFile`), if any.
+    var exclusiveSibling: String? {
+        if path.hasSuffix("File") { return String(path.dropLast(4)) }
+        if case .secret = kind { return path + "File" }
+        return nil
+    }
+
+    static func environmentName(for path: String) -> String {
+        var name = "TOKENVEND"
+        for component in path.split(separator: ".") {
+            name += "_"
+            var previousWasLower = false
+            for character in component {
+                if character.isUppercase && previousWasLower { name += "_" }
+                previousWasLower = character.isLowercase || character.isNumber
+                name += character.uppercased()
+            }
+        }
+        return name
+    }
+
+    /// Turns an environment string into a value of this key's type. A string that does not parse is passed on
+    /// as a string, so the type check reports it with the usual message. An empty string unsets optional keys.
+    func environmentValue(_ raw: String, source: String) throws(ConfigurationError) -> ConfigurationValue {
+        let trimmed = raw.trimmingWhitespace
+        switch kind {
+        case .integer:
+            return Int(trimmed).map(ConfigurationValue.integer) ?? .string(raw)
+        case .boolean:
+            switch trimmed.lowercased() {
+            case "true", "1", "yes", "on": return .bool(true)
+            case "false", "0", "no", "off": return .bool(false)
+            default: return .string(raw)
+            }
+        case .optionalString, .secret, .secretFile:
+            return trimmed.isEmpty ? .null : .string(raw)
+        case .string, .url, .choice:
+            return .string(trimmed)
+        case .keyList:
+            if trimmed.isEmpty { return .null }
+            do {
+                return try ConfigurationValue.parse(Array(trimmed.utf8))
+            } catch {
+                // The text holds secrets: never echo it or the parser's excerpt of it.
+                throw .invalidValue(
+                    key: path, source: source,
+                    reason: #"expected a JSON list such as [{"kid":"k1","secret":"..."}], got text that is not JSON"#)
+            }
+        }
+    }
+}
+
+/// Checks one value against a type and produces the one-line errors of ``ConfigurationError/invalidValue``.
+struct ConfigurationValueCheck {
+    let key: String
+    let source: String
+
+    func fail(_ reason: String) -> ConfigurationError {
+        .invalidValue(key: key, source: source, reason: reason)
+    }
+
+    func integer(_ value: ConfigurationValue, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        let expected = "expected an integer from \(range.lowerBound) to \(range.upperBound)"
+        guard case .integer(let number) = value else { throw fail("\(expected), got \(value.summary)") }
+        guard range.contains(number) else { throw fail("\(expected), got \(number)") }
+        return number
+    }
+
+    func boolean(_ value: ConfigurationValue) throws(ConfigurationError) -> Bool {
+        guard case .bool(let flag) = value else { throw fail("expected true or false, got \(value.summary)") }
+        return flag
+    }
+
+    func string(_ value: ConfigurationValue) throws(ConfigurationError) -> String {
+        guard case .string(let text) = value else { throw fail("expected a string, got \(value.summary)") }
+        guard !text.trimmingWhitespace.isEmpty else {
+            throw fail("expected a non-empty string")
+        }
+        return text
+    }
+
+    /// Like ``string(_:)`` but never shows the value.
+    func secret(_ value: ConfigurationValue) throws(ConfigurationError) -> String {
+        guard case .string(let text) = value else { throw fail("expected a string") }
+        guard !text.isEmpty else { throw fail("expected a non-empty string") }
+        return text
+    }
+
+    func choice(_ value: ConfigurationValue, of choices: [String]) throws(ConfigurationError) -> String {
+        let expected = "expected one of " + choices.joined(separator: ", ")
+        guard case .string(let text) = value, choices.contains(text.lowercased()) else {
+            throw fail("\(expected), got \(value.summary)")
+        }
+        return text.lowercased()
+    }
+
+    func url(_ value: ConfigurationValue) throws(ConfigurationError) -> URL {
+        let text = try string(value)
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { throw fail("expected an http or https URL, got \(value.summary)") }
+        return url
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace and newlines (FoundationEssentials has no
+    /// `trimmingCharacters(in:)`).
+    var trimmingWhitespace: String {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,62 @@
+extension ConfigurationLoader {
+    /// The shortest HMAC secret accepted, in bytes: the SHA-512 block-sized key HS512 calls for.
+    public static let minimumSecretBytes = 64
+
+    /// Checks that span several keys, once every layer is applied, and fills `activeKid` with the first key's
+    /// `kid` when it is unset.
+    /// - Throws: ``ConfigurationError/invalidValue`` naming the offending key.
+    static func validate(_ configuration: inout TokenServiceConfiguration) throws(ConfigurationError) {
+        configuration.accessToken.activeKid = try validateKeySet(
+            configuration.accessToken.keys, activeKid: configuration.accessToken.activeKid, section: "accessToken")
+        configuration.stream.activeKid = try validateKeySet(
+            configuration.stream.keys, activeKid: configuration.stream.activeKid, section: "stream")
+        if let secret = configuration.refreshToken.secret {
+            try checkStrength(secret, key: "refreshToken.secret")
+        }
+        let moss = configuration.moss
+        if moss.projectId != nil, moss.projectKey == nil {
+            throw .invalidValue(key: "moss.projectKey", source: "", reason: "required when moss.projectId is set")
+        }
+        if moss.projectId == nil, moss.projectKey != nil {
+            throw .invalidValue(key: "moss.projectId", source: "", reason: "required when moss.projectKey is set")
+        }
+        if configuration.refreshToken.reuseGraceSeconds >= configuration.refreshToken.ttlSeconds {
+            throw .invalidValue(
+                key: "refreshToken.reuseGraceSeconds", source: "",
+                reason: "must be shorter than refreshToken.ttlSeconds")
+        }
+    }
+
+    /// Checks strength and unique `kid`s of `keys` and returns the active `kid` (`activeKid`, or the first key's).
+    static func validateKeySet(
+        _ keys: [TokenServiceConfiguration.SigningKey], activeKid: String?, section: String
+    ) throws(ConfigurationError) -> String? {
+        var seen: Set<String> = []
+        for (index, key) in keys.enumerated() {
+            try checkStrength(key.secret, key: "\(section).keys[\(index)].secret")
+            guard seen.insert(key.kid).inserted else {
+                throw .invalidValue(
+                    key: "\(section).keys[\(index)].kid", source: "", reason: "duplicate kid \"\(key.kid)\"")
+            }
+        }
+        guard let activeKid else { return keys.first?.kid }
+        guard seen.contains(activeKid) else {
+            let reason =
+                keys.isEmpty
+                ? "set to \"\(activeKid)\" but \(section).keys is empty"
+                : "no key in \(section).keys has kid \"\(activeKid)\""
+            throw .invalidValue(key: "\(section).activeKid", source: "", reason: reason)
+        }
+        return activeKid
+    }
+
+    static func checkStrength(_ secret: TokenServiceConfiguration.Secret, key: String) throws(ConfigurationError) {
+        let count = secret.value.utf8.count
+        guard count >= minimumSecretBytes else {
+            throw .invalidValue(
+                key: key, source: "",
+                reason: "too short (\(count) bytes); at least \(minimumSecretBytes) bytes are required "
+                    + "(`tokenvend keys generate` prints a suitable secret)")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Builds a ``TokenServiceConfiguration`` from its layers: built-in defaults, then the JSON file, then
+/// `TOKENVEND_*` environment variables, then command-line flags; later layers win.
+///
+/// ```swift
+/// let loaded = try ConfigurationLoader.load(
+///     configPath: options.config, environment: ProcessInfo.processInfo.environment,
+///     overrides: ConfigurationOverrides(host: options.host, port: options.port, databasePath: options.database))
+/// for note in loaded.notes { logger.warning("\(note)") }
+/// ```
+///
+/// Unknown keys (in the file or as `TOKENVEND_*` variables), ill-typed or out-of-range values and inconsistent
+/// keys stop the load with a ``ConfigurationError`` whose description is one line naming the key. Runs once at
+/// start-up; not meant for a request path.
+public enum ConfigurationLoader {
+    /// The file read when no `--config` is given, if it exists (relative to the working directory).
+    public static let defaultConfigPath = "Config/tokenvend.json"
+
+    /// Loads, validates and prepares the configuration: ``resolve(configPath:environment:overrides:defaultConfigPath:)``
+    /// then ``prepareStorage(_:)``.
+    ///
+    /// - Parameters:
+    ///   - configPath: `--config PATH`; it must exist. `nil` reads `defaultConfigPath` when present.
+    ///   - environment: the process environment (injectable for tests). Only `TOKENVEND_*` and `LOG_LEVEL` are read.
+    ///   - overrides: the `--host`, `--port` and `--database` flags.
+    ///   - defaultConfigPath: the file tried when `configPath` is `nil`. Default: `Config/tokenvend.json`.
+    /// - Returns: the configuration, with access-token keys and the refresh secret always set, and notes to log
+    ///   at warning level (development keys in use).
+    /// - Throws: ``ConfigurationError``.
+    public static func load(
+        configPath: String? = nil,
+        environment: [String: String],
+        overrides: ConfigurationOverrides = ConfigurationOverrides(),
+        defaultConfigPath: String = ConfigurationLoader.defaultConfigPath
+    ) throws(ConfigurationError) -> ConfigurationLoadResult {
+        let resolved = try resolve(
+            configPath: configPath, environment: environment, overrides: overrides,
+            defaultConfigPath: defaultConfigPath)
+        let (configuration, notes) = try prepareStorage(resolved.configuration)
+        return ConfigurationLoadResult(configuration: configuration, configFile: resolved.configFile, notes: notes)
+    }
+
+    /// Layers and validates the configuration without writing anything: the database folder is not created and
+    /// missing development keys stay missing. Reads the configuration file and any `…File` secrets.
+    /// - Throws: ``ConfigurationError``.
+    public static func resolve(
+        configPath: String? = nil,
+        environment: [String: String],
+        overrides: ConfigurationOverrides = ConfigurationOverrides(),
+        defaultConfigPath: String = ConfigurationLoader.defaultConfigPath
+    ) throws(ConfigurationError) -> ConfigurationLoadResult {
+        let table = Dictionary(ConfigurationKey.all.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        var layers: [[Entry]] = []
+        var configFile: String?
+        if let path = configPath
+            ?? (FileManager.default.fileExists(atPath: defaultConfigPath) ? defaultConfigPath : nil)
+        {
+            layers.append(try fileEntries(path: path, table: table))
+            configFile = path
+        }
+        layers.append(try environmentEntries(environment, table: table))
+        layers.append(overrides.entries)
+
+        var merged: [String: Entry] = [:]
+        for layer in layers {
+            try checkExclusiveSiblings(layer, table: table)
+            let given = Set(layer.filter { $0.value != .null }.map(\.key))
+            for entry in layer {
+                if let sibling = table[entry.key]?.exclusiveSibling {
+                    // `"secret": null` beside `"secretFile": "…"` must not undo the file's secret.
+                    if entry.value == .null, given.contains(sibling) { continue }
+                    merged[sibling] = nil
+                }
+                merged[entry.key] = entry
+            }
+        }
+        var configuration = TokenServiceConfiguration()
+        for key in ConfigurationKey.all {
+            guard let entry = merged[key.path] else { continue }
+            try key.apply(&configuration, entry.value, entry.source)
+        }
+        try validate(&configuration)
+        return ConfigurationLoadResult(configuration: configuration, configFile: configFile, notes: [])
+    }
+
+    /// One value for one key, with where it came from (a file path, an environment variable or a flag).
+    struct Entry {
+        var key: String
+        var value: ConfigurationValue
+        var source: String
+    }
+
+    static func fileEntries(path: String, table: [String: ConfigurationKey]) throws(ConfigurationError) -> [Entry] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "not readable" : "no such file"
+            throw .unreadableFile(path: path, reason: reason)
+        }
+        let root: ConfigurationValue
+        do {
+            root = try ConfigurationValue.parse(data)
+        } catch {
+            throw .unreadableFile(path: path, reason: error.reason)
+        }
+        guard case .object(let sections) = root else {
+            throw .unreadableFile(path: path, reason: "expected a JSON object at the top level")
+        }
+        let sectionNames = Set(table.keys.compactMap { $0.split(separator: ".").first.map(String.init) })
+        var entries: [Entry] = []
+        for (section, value) in sections.sorted(by: { $0.key < $1.key }) {
+            guard sectionNames.contains(section) else { throw .unknownKey(key: section, source: path) }
+            guard case .object(let members) = value else {
+                throw .invalidValue(key: section, source: path, reason: "expected an object, got \(value.summary)")
+            }
+            for (member, memberValue) in members.sorted(by: { $0.key < $1.key }) {
+                let key = "\(section).\(member)"
+                guard table[key] != nil else { throw .unknownKey(key: key, source: path) }
+                entries.append(Entry(key: key, value: memberValue, source: path))
+            }
+        }
+        return entries
+    }
+
+    static func environmentEntries(
+        _ environment: [String: String], table: [String: ConfigurationKey]
+    ) throws(ConfigurationError) -> [Entry] {
+        let byName = Dictionary(table.values.map { ($0.environmentName, $0) }, uniquingKeysWith: { first, _ in first })
+        var entries: [Entry] = []
+        if environment["TOKENVEND_LOG_LEVEL"] == nil, let raw = environment["LOG_LEVEL"], let key = table["log.level"] {
+            entries.append(
+                Entry(key: key.path, value: try key.environmentValue(raw, source: "LOG_LEVEL"), source: "LOG_LEVEL"))
+        }
+        for (name, raw) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("TOKENVEND_") {
+            guard let key = byName[name] else { throw .unknownEnvironmentVariable(name) }
+            entries.append(Entry(key: key.path, value: try key.environmentValue(raw, source: name), source: name))
+        }
+        return entries
+    }
+
+    /// `secret` and `secretFile` for the same key in one layer is an error; across layers the later one wins.
+    static func checkExclusiveSiblings(_ layer: [Entry], table: [String: ConfigurationKey]) throws(ConfigurationError) {
+        let keys = Set(layer.filter { $0.value != .null }.map(\.key))
+        for entry in layer where entry.key.hasSuffix("File") && entry.value != .null {
+            guard let sibling = table[entry.key]?.exclusiveSibling, keys.contains(sibling) else { continue }
+            throw .invalidValue(
+                key: entry.key, source: entry.source, reason: "give either \(sibling) or \(entry.key), not both")
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// Something about the loaded configuration the operator should see in the log, at warning level.
+public enum ConfigurationNote: Sendable, Equatable, CustomStringConvertible {
+    /// No key was configured, so development keys were generated and stored in the file at `path`.
+    case developmentKeysGenerated(path: String)
+    /// No key was configured, so the development keys stored in the file at `path` are used.
+    case developmentKeysReused(path: String)
+    /// The development key file at `path` can be read by other users (its mode is `mode`, octal).
+    case developmentKeysReadableByOthers(path: String, mode: String)
+
+    /// One line for the log.
+    public var description: String {
+        switch self {
+        case .developmentKeysGenerated(let path):
+            return "development keys generated at \(path); configure accessToken.keys and refreshToken.secret "
+                + "for production"
+        case .developmentKeysReused(let path):
+            return "using development keys from \(path); configure accessToken.keys and refreshToken.secret "
+                + "for production"
+        case .developmentKeysReadableByOthers(let path, let mode):
+            return "development key file \(path) has mode \(mode); it should be 0600"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension ConfigurationValueCheck {
+    /// Reads a secret from a file (`…File` keys): the contents, trimmed of surrounding whitespace and newlines.
+    /// - Throws: ``ConfigurationError/invalidValue`` naming the key when the file is missing, unreadable, empty
+    ///   or not UTF-8. The message names the path, never the contents.
+    func secretFile(at path: String) throws(ConfigurationError) -> TokenServiceConfiguration.Secret {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw fail("cannot read secret file \"\(path)\": no such file")
+        }
+        guard !isDirectory, let data = FileManager.default.contents(atPath: path) else {
+            throw fail("cannot read secret file \"\(path)\": not a readable file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw fail("secret file \"\(path)\" is not UTF-8 text")
+        }
+        let secret = text.trimmingWhitespace
+        guard !secret.isEmpty else { throw fail("secret file \"\(path)\" is empty") }
+        return TokenServiceConfiguration.Secret(secret)
+    }
+
+    /// Checks a key list `[{"kid", "secret" | "secretFile"}]`, reading secret files. Messages name the type of a
+    /// misplaced value, never the value, since it may be a secret. Key strength, duplicate
+    /// kids and `activeKid` are checked once every layer is applied.
+    func signingKeys(_ value: ConfigurationValue) throws(ConfigurationError) -> [TokenServiceConfiguration.SigningKey] {
+        let expected = #"expected a list of {"kid": "...", "secret": "..."} objects"#
+        guard case .array(let items) = value else { throw fail("\(expected), got \(value.typeName)") }
+        var keys: [TokenServiceConfiguration.SigningKey] = []
+        for (index, item) in items.enumerated() {
+            let itemKey = "\(key)[\(index)]"
+            guard case .object(let members) = item else {
+                throw ConfigurationError.invalidValue(
+                    key: itemKey, source: source, reason: "\(expected), got \(item.typeName)")
+            }
+            if let unknown = members.keys.sorted().first(where: { !["kid", "secret", "secretFile"].contains($0) }) {
+                throw ConfigurationError.unknownKey(key: "\(itemKey).\(unknown)", source: source)
+            }
+            let kidCheck = ConfigurationValueCheck(key: "\(itemKey).kid", source: source)
+            let kid = try kidCheck.string(members["kid"] ?? .null)
+            let secret: TokenServiceConfiguration.Secret
+            switch (members["secret"], members["secretFile"]) {
+            case (let inline?, nil):
+                let check = ConfigurationValueCheck(key: "\(itemKey).secret", source: source)
+                secret = TokenServiceConfiguration.Secret(try check.secret(inline))
+            case (nil, let file?):
+                let check = ConfigurationValueCheck(key: "\(itemKey).secretFile", source: source)
+                secret = try check.secretFile(at: try check.string(file))
+            case (nil, nil):
+                throw ConfigurationError.invalidValue(
+                    key: "\(itemKey).secret", source: source, reason: "missing; give secret or secretFile")
+            case (.some, .some):
+                throw ConfigurationError.invalidValue(
+                    key: "\(itemKey).secretFile", source: source, reason: "give either secret or secretFile, not both")
+            }
+            keys.append(TokenServiceConfiguration.SigningKey(kid: kid, secret: secret))
+        }
+        return keys
+    }
+}
