@@ -125,6 +125,9 @@ public enum ConfigurationLoader {
         return entries
     }
 
+    /// Variables of the command-line client (`tokenvend login`, `token`, `logout`), not server settings.
+    static let clientEnvironmentNames: Set<String> = ["TOKENVEND_URL", "TOKENVEND_PASSWORD"]
+
     static func environmentEntries(
         _ environment: [String: String], table: [String: ConfigurationKey]
     ) throws(ConfigurationError) -> [Entry] {
@@ -134,7 +137,8 @@ public enum ConfigurationLoader {
             entries.append(
                 Entry(key: key.path, value: try key.environmentValue(raw, source: "LOG_LEVEL"), source: "LOG_LEVEL"))
         }
-        for (name, raw) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("TOKENVEND_") {
+        for (name, raw) in environment.sorted(by: { $0.key < $1.key })
+        where name.hasPrefix("TOKENVEND_") && !clientEnvironmentNames.contains(name) {
             guard let key = byName[name] else { throw .unknownEnvironmentVariable(name) }
             entries.append(Entry(key: key.path, value: try key.environmentValue(raw, source: name), source: name))
         }
