@@ -16,18 +16,20 @@ RUN apt-get update \
         libsqlite3-dev \
         libssl-dev \
         libxml2-dev \
+        make \
         pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
-COPY Package.swift ./
+COPY Package.swift Makefile ./
+COPY scripts ./scripts
 COPY Sources ./Sources
 COPY Tests ./Tests
 
-# The same build as the README's `make run` (`swift build -c release --product tokenvend`), plus a statically
-# linked Swift runtime so the runtime image needs no Swift toolchain. Keep the two in step. (No BuildKit cache
-# mount, so the legacy builder of docker-compose 1.x builds it too.)
-RUN swift build -c release --static-swift-stdlib --product tokenvend \
+# The same build target as the README's `make run` (scripts/lint-container.sh checks that both use it), plus a
+# statically linked Swift runtime so the runtime image needs no Swift toolchain. (No BuildKit cache mount, so
+# the legacy builder of docker-compose 1.x builds it too.)
+RUN make release-tokenvend SWIFT_BUILD_FLAGS=--static-swift-stdlib \
     && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/tokenvend" \
         /out/tokenvend
 

@@ -2,15 +2,20 @@
 # Both install the system packages they need first (scripts/ensure-system-packages.sh).
 SWIFT ?= swift
 CONFIG ?=
+# Extra flags for the release build of `tokenvend`; the Dockerfile passes --static-swift-stdlib.
+SWIFT_BUILD_FLAGS ?=
 
-.PHONY: run test build release lint format bench deps
+.PHONY: run test build release release-tokenvend lint lint-container format bench deps
 
 deps:
 	@scripts/ensure-system-packages.sh
 
-run: deps
-	$(SWIFT) build -c release --product tokenvend
-	.build/release/tokenvend serve $(if $(CONFIG),--config $(CONFIG),)
+# The one release build of the server: `make run` and the Dockerfile both use it, so they cannot drift apart.
+release-tokenvend: deps
+	$(SWIFT) build -c release --product tokenvend $(SWIFT_BUILD_FLAGS)
+
+run: release-tokenvend
+	"$$($(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path)/tokenvend" serve $(if $(CONFIG),--config $(CONFIG),)
 
 build: deps
 	$(SWIFT) build
@@ -24,7 +29,10 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
-test: deps lint
+lint-container:
+	scripts/lint-container.sh
+
+test: deps lint lint-container
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

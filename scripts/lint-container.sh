@@ -25,6 +25,12 @@ hadolint --config .hadolint.yaml Dockerfile || status=1
 echo "docker-compose -f docker-compose.yml config -q" >&2
 docker-compose -f docker-compose.yml config -q || status=1
 
+# The image must build the way `make run` does: both go through the Makefile's release-tokenvend target.
+if ! grep -Eq '^RUN make release-tokenvend' Dockerfile || ! grep -Eq '^run: release-tokenvend' Makefile; then
+    echo "Dockerfile and Makefile no longer share the release-tokenvend build step" >&2
+    status=1
+fi
+
 if [ "$status" -ne 0 ]; then
     echo "lint-container: findings above" >&2
 else
