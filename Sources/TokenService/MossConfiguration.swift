@@ -49,14 +49,19 @@ public struct MossConfiguration: Sendable, Equatable, CustomStringConvertible, C
         self.timeout = timeout
     }
 
-    /// Parses a `moss.authURL` value: an absolute `https` or `http` URL with a host.
+    /// Parses a `moss.authURL` value: an absolute `https` URL with a host, or an `http` URL to a loopback host
+    /// (`localhost`, `127.0.0.1`, `::1`; for local fakes), so the project key never crosses a network in clear.
     ///
     /// - Returns: the URL, or `nil` when the value is not acceptable (the caller reports the key by name).
     public static func parseAuthURL(_ string: String) -> URL? {
         guard let url = URL(string: string), let scheme = url.scheme?.lowercased(),
-            scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty
+            let host = url.host?.lowercased(), !host.isEmpty
         else { return nil }
-        return url
+        switch scheme {
+        case "https": return url
+        case "http": return ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host) ? url : nil
+        default: return nil
+        }
     }
 
     /// `MossConfiguration(projectId: …, projectKey: <redacted>, authURL: …, timeout: …)`.

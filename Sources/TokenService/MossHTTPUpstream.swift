@@ -42,7 +42,7 @@ public final class MossHTTPUpstream: MossUpstream {
         sessionConfiguration.urlCredentialStorage = nil
         sessionConfiguration.timeoutIntervalForRequest = configuration.timeout.urlSessionBackstop
         sessionConfiguration.timeoutIntervalForResource = configuration.timeout.urlSessionBackstop
-        self.session = URLSession(configuration: sessionConfiguration)
+        self.session = URLSession(configuration: sessionConfiguration, delegate: RedirectRefuser(), delegateQueue: nil)
         // Encoded once: the credentials never change for the life of the upstream.
         let credentials = Credentials(projectId: configuration.projectId, projectKey: configuration.projectKey)
         self.requestBody = (try? JSONEncoder().encode(credentials)) ?? Data()
@@ -84,6 +84,20 @@ public final class MossHTTPUpstream: MossUpstream {
         let token = MossProjectToken(token: answer.token, expiresIn: Int(answer.expiresIn.rounded(.down)))
         guard token.isPlausible else { throw .badUpstreamResponse }
         return token
+    }
+
+    /// Refuses every redirect, so the project key is only ever sent to the configured URL; the 3xx answer itself
+    /// then becomes ``MossError/upstreamFailed(status:)``.
+    private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest,
+            completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
     }
 
     private struct Credentials: Encodable {

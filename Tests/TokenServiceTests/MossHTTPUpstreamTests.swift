@@ -66,6 +66,18 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
         #expect(expected.errorCode == "upstream_error")
     }
 
+    @Test("does not follow redirects, so the key only ever goes to the configured URL")
+    func refusesRedirects() async throws {
+        let elsewhere = try FakeUpstreamServer(always: .respond(status: 200, body: #"{"token":"t","expiresIn":3600}"#))
+        defer { elsewhere.shutdown() }
+        let location = try elsewhere.url.absoluteString
+        let result = try await withServer({ _ in .respond(status: 307, body: "", headers: ["Location": location]) }) {
+            server in await fetch(makeUpstream(url: try server.url))
+        }
+        #expect(result == .failure(.upstreamFailed(status: 307)))
+        #expect(elsewhere.callCount == 0)
+    }
+
     @Test("a 200 with garbage JSON is a bad upstream response (502)")
     func garbageOverTheWire() async throws {
         let result = try await withServer({ _ in .respond(status: 200, body: "<html>oops</html>") }) { server in

@@ -52,9 +52,10 @@ import Testing
     }
 
     @Test(
-        "auth URLs must be absolute http(s) with a host",
+        "auth URLs must be https, or http to a loopback host",
         arguments: [
             ("https://service.usemoss.dev/identity/auth/token", true), ("http://127.0.0.1:9000/t", true),
+            ("http://localhost/t", true), ("http://[::1]:8080/t", true), ("http://service.usemoss.dev/t", false),
             ("ftp://example.com/x", false), ("/relative/path", false), ("not a url", false), ("https://", false),
         ]
     )

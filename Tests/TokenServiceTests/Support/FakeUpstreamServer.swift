@@ -15,8 +15,8 @@ import Synchronization
 final class FakeUpstreamServer: Sendable {
     /// What to do with the n-th request (0-based).
     enum Reply: Sendable {
-        /// Answer with `status` and `body` (`Content-Type: application/json`) after `delay`.
-        case respond(status: Int, body: String, delay: Duration = .zero)
+        /// Answer with `status`, `body` (`Content-Type: application/json`) and extra `headers` after `delay`.
+        case respond(status: Int, body: String, delay: Duration = .zero, headers: [String: String] = [:])
         /// Close the connection without writing anything.
         case closeWithoutAnswer
     }
@@ -116,11 +116,12 @@ final class FakeUpstreamServer: Sendable {
         switch script(index) {
         case .closeWithoutAnswer:
             return
-        case .respond(let status, let body, let delay):
+        case .respond(let status, let body, let delay, let headers):
             if delay > .zero, !waitUnlessStopped(delay) { return }
             let bodyBytes = Array(body.utf8)
             let head =
                 "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\n"
+                + headers.map { "\($0.key): \($0.value)\r\n" }.joined()
                 + "Content-Length: \(bodyBytes.count)\r\nConnection: close\r\n\r\n"
             writeAll(connection, Array(head.utf8) + bodyBytes)
             closeWriteSide(connection)
