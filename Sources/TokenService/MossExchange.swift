@@ -25,11 +25,12 @@ final class MossExchange: Sendable {
 
     private init() {}
 
-    /// Sends `request` and waits at most `timeout` for its answer; cancelling the caller ends the wait at once.
+    /// Sends `request` and waits at most `timeout` seconds for its answer; cancelling the caller ends the wait at
+    /// once.
     ///
     /// - Returns: the body and status of any HTTP answer, or ``MossError/upstreamUnavailable`` for a transport
     ///   failure, the deadline or cancellation.
-    static func run(_ request: URLRequest, session: URLSession, timeout: Duration) async -> Outcome {
+    static func run(_ request: URLRequest, session: URLSession, timeout: Double) async -> Outcome {
         let exchange = MossExchange()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -43,7 +44,7 @@ final class MossExchange: Sendable {
     private func start(
         _ request: URLRequest,
         session: URLSession,
-        timeout: Duration,
+        timeout: Double,
         continuation: CheckedContinuation<Outcome, Never>
     ) {
         let task = session.dataTask(with: request) { data, response, error in
@@ -62,7 +63,7 @@ final class MossExchange: Sendable {
         }
         task.resume()
         // The timer holds the exchange weakly: once finished and released, the late timer does nothing.
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { [weak self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
             self?.finish(.failure(.upstreamUnavailable))
         }
     }

@@ -40,8 +40,8 @@ public final class MossHTTPUpstream: MossUpstream {
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpShouldSetCookies = false
         sessionConfiguration.urlCredentialStorage = nil
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout.urlSessionBackstop
-        sessionConfiguration.timeoutIntervalForResource = configuration.timeout.urlSessionBackstop
+        sessionConfiguration.timeoutIntervalForRequest = configuration.urlSessionTimeoutInterval
+        sessionConfiguration.timeoutIntervalForResource = configuration.urlSessionTimeoutInterval
         self.session = URLSession(configuration: sessionConfiguration, delegate: RedirectRefuser(), delegateQueue: nil)
         // Encoded once: the credentials never change for the life of the upstream.
         let credentials = Credentials(projectId: configuration.projectId, projectKey: configuration.projectKey)
@@ -60,13 +60,15 @@ public final class MossHTTPUpstream: MossUpstream {
         var request = URLRequest(
             url: configuration.authURL,
             cachePolicy: .reloadIgnoringLocalCacheData,
-            timeoutInterval: configuration.timeout.urlSessionBackstop
+            timeoutInterval: configuration.urlSessionTimeoutInterval
         )
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.httpBody = requestBody
-        let (body, status) = try await MossExchange.run(request, session: session, timeout: configuration.timeout).get()
+        let (body, status) = try await MossExchange.run(
+            request, session: session, timeout: configuration.timeoutInterval
+        ).get()
         switch status {
         case 200..<300: return try Self.parse(body)
         case 401, 403: throw .upstreamRejected(status: status)
@@ -108,19 +110,5 @@ public final class MossHTTPUpstream: MossUpstream {
     private struct Answer: Decodable {
         var token: String
         var expiresIn: Double
-    }
-}
-
-extension Duration {
-    /// The duration in seconds as a `Double` (for Foundation and Dispatch APIs).
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-
-    /// URLSession's timeout, one second past the real deadline: only a backstop, since ``MossExchange`` enforces
-    /// the deadline. swift-corelibs-foundation truncates timeouts to whole seconds (0.3 s times out at once,
-    /// 1.5 s after 1 s; checked with Swift 6.3.1), so it must never be the one that fires first.
-    var urlSessionBackstop: Double {
-        seconds.rounded(.up) + 1
     }
 }

@@ -6,12 +6,12 @@ import Testing
 @testable import TokenService
 
 /// A project key that must never show up in errors, logs or descriptions.
-let testProjectKey = "mk_live_TOP-SECRET-KEY-0123456789"
+let mossTestProjectKey = "mk_live_TOP-SECRET-KEY-0123456789"
 
 private func makeUpstream(url: URL, timeout: Duration = .seconds(5)) -> MossHTTPUpstream {
     MossHTTPUpstream(
         configuration: MossConfiguration(
-            projectId: "proj-42", projectKey: testProjectKey, authURL: url, timeout: timeout)
+            projectId: "proj-42", projectKey: mossTestProjectKey, authURL: url, timeout: timeout)
     )
 }
 
@@ -43,7 +43,7 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
             #expect(request.target == "/identity/auth/token")
             #expect(request.headers["content-type"] == "application/json")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: String])
-            #expect(json == ["projectId": "proj-42", "projectKey": testProjectKey])
+            #expect(json == ["projectId": "proj-42", "projectKey": mossTestProjectKey])
         }
     }
 
@@ -57,7 +57,7 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
         ]
     )
     func statusMapping(status: Int, expected: MossError) async throws {
-        let body = #"{"error":"nope","detail":"\#(testProjectKey)"}"#
+        let body = #"{"error":"nope","detail":"\#(mossTestProjectKey)"}"#
         let result = try await withServer({ _ in .respond(status: status, body: body) }) { server in
             await fetch(makeUpstream(url: try server.url))
         }
@@ -173,7 +173,7 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
             let handler = InMemoryLogHandler()
             var logger = Logger(label: "test.moss", factory: { _ in handler })
             logger.logLevel = .trace
-            let clock = ManualClock()
+            let clock = MossTestClock()
             let cache = MossTokenCache(upstream: makeUpstream(url: try server.url), logger: logger) { clock.now }
             let tokens = await withTaskGroup(of: String?.self) { group in
                 for _ in 0..<200 { group.addTask { try? await cache.token().token } }
@@ -187,7 +187,7 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
             await #expect(throws: MossError.upstreamRejected(status: 401)) { try await cache.token() }
             await #expect(throws: MossError.upstreamRejected(status: 401)) { try await cache.token() }
             #expect(server.callCount == 3)
-            #expect(!handler.entries.map { "\($0.message) \($0.metadata)" }.joined().contains(testProjectKey))
+            #expect(!handler.entries.map { "\($0.message) \($0.metadata)" }.joined().contains(mossTestProjectKey))
         }
     }
 }

@@ -26,22 +26,22 @@ import Testing
     @Test("no error text carries the project key or upstream body text", arguments: allErrors)
     func errorTexts(error: MossError) {
         for text in [error.description, error.publicMessage, "\(error)", String(reflecting: error)] {
-            #expect(!text.contains(testProjectKey))
+            #expect(!text.contains(mossTestProjectKey))
             #expect(!text.contains("bad key"))
         }
     }
 
     @Test("the configuration's description, debug description and dump redact the key")
     func configurationRedacts() throws {
-        let configuration = MossConfiguration(projectId: "proj-42", projectKey: testProjectKey)
+        let configuration = MossConfiguration(projectId: "proj-42", projectKey: mossTestProjectKey)
         var dumped = ""
         dump(configuration, to: &dumped)
         for text in [configuration.description, String(reflecting: configuration), "\(configuration)", dumped] {
-            #expect(!text.contains(testProjectKey))
+            #expect(!text.contains(mossTestProjectKey))
             #expect(text.contains("proj-42"))
         }
         let upstream = MossHTTPUpstream(configuration: configuration)
-        #expect(!"\(upstream.configuration)".contains(testProjectKey))
+        #expect(!"\(upstream.configuration)".contains(mossTestProjectKey))
     }
 
     @Test("token values print redacted")

@@ -6,7 +6,7 @@ import Testing
 @testable import TokenService
 
 /// A hand-driven clock: time moves only when the test says so.
-final class ManualClock: Sendable {
+final class MossTestClock: Sendable {
     private let current = Mutex(ContinuousClock.now)
 
     var now: ContinuousClock.Instant { current.withLock { $0 } }
@@ -20,7 +20,7 @@ private func projectToken(_ token: String, expiresIn: Int = 3600) -> Result<Moss
     .success(MossProjectToken(token: token, expiresIn: expiresIn))
 }
 
-private func makeCache(_ upstream: FakeUpstreamScripted, clock: ManualClock) -> MossTokenCache {
+private func makeCache(_ upstream: FakeUpstreamScripted, clock: MossTestClock) -> MossTokenCache {
     MossTokenCache(upstream: upstream, logger: Logger(label: "test.moss", factory: { _ in SwiftLogNoOpLogHandler() })) {
         clock.now
     }
@@ -46,7 +46,7 @@ private func waitingCallers(
 @Suite struct MossTokenCacheTests {
     @Test("a cold start with a thousand concurrent callers makes exactly one upstream call")
     func coldStartCoalesces() async throws {
-        let clock = ManualClock()
+        let clock = MossTestClock()
         let upstream = FakeUpstreamScripted(always: projectToken("tok-1"), gated: true)
         let cache = makeCache(upstream, clock: clock)
 
@@ -61,7 +61,7 @@ private func waitingCallers(
 
     @Test("the synchronous fast path never fetches and is empty until the first refresh")
     func fastPathDoesNotFetch() async throws {
-        let clock = ManualClock()
+        let clock = MossTestClock()
         let upstream = FakeUpstreamScripted(always: projectToken("tok-1"))
         let cache = makeCache(upstream, clock: clock)
 
@@ -73,7 +73,7 @@ private func waitingCallers(
 
     @Test("a cached token is served without upstream calls until 60 s before it expires")
     func servesFromCacheWithinLifetime() async throws {
-        let clock = ManualClock()
+        let clock = MossTestClock()
         let upstream = FakeUpstreamScripted([projectToken("tok-1"), projectToken("tok-2")])
         let cache = makeCache(upstream, clock: clock)
 
@@ -97,7 +97,7 @@ private func waitingCallers(
         ]
     )
     func expiresInArithmetic(elapsed: Duration, expected: Int) async throws {
-        let clock = ManualClock()
+        let clock = MossTestClock()
         let cache = makeCache(FakeUpstreamScripted(always: projectToken("tok")), clock: clock)
         _ = try await cache.token()
         clock.advance(by: elapsed)
@@ -107,7 +107,7 @@ private func waitingCallers(
 
     @Test("callers arriving after the refresh point share one refresh")
     func expiryRefreshesOnce() async throws {
-        let clock = ManualClock()
+        let clock = MossTestClock()
         let upstream = FakeUpstreamScripted([projectToken("tok-1"), projectToken("tok-2")])
         let cache = makeCache(upstream, clock: clock)
         _ = try await cache.token()
@@ -124,7 +124,7 @@ private func waitingCallers(
 
     @Test("a failed refresh fails every current waiter and the next caller starts a new one")
     func failureDoesNotPoison() async throws {
-        let clock = ManualClock()
+        let clock = MossTestClock()
         let upstream = FakeUpstreamScripted(
             [.failure(.upstreamRejected(status: 401)), projectToken("tok-ok")],
             gated: true
@@ -142,9 +142,24 @@ private func waitingCallers(
         #expect(cache.statistics == .init(refreshes: 1, failures: 1))
     }
 
+    @Test("cancelling the caller that started a refresh does not cancel the refresh others wait on")
+    func cancelledStarterDoesNotCancelRefresh() async throws {
+        let clock = MossTestClock()
+        let upstream = FakeUpstreamScripted(always: projectToken("tok-1"), gated: true)
+        let cache = makeCache(upstream, clock: clock)
+
+        let tasks = await waitingCallers(2, on: cache)
+        tasks[0].cancel()
+        await upstream.open()
+        for task in tasks {
+            #expect(try await task.value.get().token == "tok-1")
+        }
+        #expect(await upstream.calls == 1)
+    }
+
     @Test("a failed refresh at expiry does not keep serving the stale token, and recovers", .timeLimit(.minutes(1)))
     func failureAtExpiry() async throws {
-        let clock = ManualClock()
+        let clock = MossTestClock()
         let upstream = FakeUpstreamScripted([
             projectToken("tok-1"), .failure(.upstreamUnavailable), projectToken("tok-2"),
         ])
@@ -162,7 +177,7 @@ private func waitingCallers(
         arguments: [1, 30, 60]
     )
     func lifetimeWithinMargin(expiresIn: Int) async throws {
-        let clock = ManualClock()
+        let clock = MossTestClock()
         let upstream = FakeUpstreamScripted([projectToken("short", expiresIn: expiresIn), projectToken("long")])
         let cache = makeCache(upstream, clock: clock)
 
@@ -172,19 +187,19 @@ private func waitingCallers(
 
     @Test("a lifetime of 61 s is served for its last second with expiresIn 1")
     func lifetimeJustOverMargin() async throws {
-        let cache = makeCache(FakeUpstreamScripted(always: projectToken("tok", expiresIn: 61)), clock: ManualClock())
+        let cache = makeCache(FakeUpstreamScripted(always: projectToken("tok", expiresIn: 61)), clock: MossTestClock())
         #expect(try await cache.token() == MossVendedToken(token: "tok", expiresIn: 1))
     }
 
     @Test("an implausible token from any upstream is refused", arguments: ["", "has space", "line\nbreak"])
     func implausibleToken(token: String) async throws {
-        let cache = makeCache(FakeUpstreamScripted(always: projectToken(token)), clock: ManualClock())
+        let cache = makeCache(FakeUpstreamScripted(always: projectToken(token)), clock: MossTestClock())
         await #expect(throws: MossError.badUpstreamResponse) { try await cache.token() }
     }
 
     @Test("refresh logs name the outcome but never the token")
     func logsNoToken() async throws {
-        let clock = ManualClock()
+        let clock = MossTestClock()
         let handler = InMemoryLogHandler()
         var logger = Logger(label: "test.moss", factory: { _ in handler })
         logger.logLevel = .trace
