@@ -1,0 +1,99 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// Where and how the server exchanges its Moss project credentials for project tokens (`moss.*` settings).
+///
+/// Moss counts as configured when both `moss.projectId` and `moss.projectKey` are set; otherwise
+/// `GET /moss-token` answers ``MossError/notConfigured`` (503). ``description``, `debugDescription` and the
+/// mirror (`dump`) redact the project key.
+public struct MossConfiguration: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
+    /// `https://service.usemoss.dev/identity/auth/token`, used when `moss.authURL` is not set.
+    public static let defaultAuthURL: URL = {
+        guard let url = URL(string: "https://service.usemoss.dev/identity/auth/token") else {
+            preconditionFailure("the default Moss auth URL literal does not parse")
+        }
+        return url
+    }()
+
+    /// The upstream timeout used when none is given: 10 seconds, covering connect, request and answer.
+    public static let defaultTimeout: Duration = .seconds(10)
+
+    /// The Moss project id (`moss.projectId`), sent as `projectId`.
+    public var projectId: String
+    /// The long-lived Moss project key (`moss.projectKey`), sent as `projectKey`. Never logged or returned.
+    public var projectKey: String
+    /// The Moss auth endpoint (`moss.authURL`). Default: ``defaultAuthURL``.
+    public var authURL: URL
+    /// Overall deadline for one upstream exchange; past it the exchange fails with
+    /// ``MossError/upstreamUnavailable``. Default: ``defaultTimeout`` (10 s).
+    public var timeout: Duration
+
+    /// Creates a configuration.
+    ///
+    /// - Precondition: `timeout` is positive.
+    public init(
+        projectId: String,
+        projectKey: String,
+        authURL: URL = MossConfiguration.defaultAuthURL,
+        timeout: Duration = MossConfiguration.defaultTimeout
+    ) {
+        precondition(timeout > .zero, "the Moss upstream timeout must be positive")
+        self.projectId = projectId
+        self.projectKey = projectKey
+        self.authURL = authURL
+        self.timeout = timeout
+    }
+
+    /// Parses a `moss.authURL` value: an absolute `https` URL with a host, or an `http` URL to a loopback host
+    /// (`localhost`, `127.0.0.1`, `::1`; for local fakes), so the project key never crosses a network in clear.
+    ///
+    /// - Returns: the URL, or `nil` when the value is not acceptable (the caller reports the key by name).
+    public static func parseAuthURL(_ string: String) -> URL? {
+        guard let url = URL(string: string), let scheme = url.scheme?.lowercased(),
+            let host = url.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        switch scheme {
+        case "https": return url
+        case "http": return ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host) ? url : nil
+        default: return nil
+        }
+    }
+
+    /// ``timeout`` in seconds, for Foundation and Dispatch.
+    var timeoutInterval: Double {
+        Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    }
+
+    /// URLSession's own timeout: one second past the rounded-up deadline, only a backstop, since ``MossExchange``
+    /// enforces the deadline. swift-corelibs-foundation truncates timeouts to whole seconds (0.3 s times out at
+    /// once, 1.5 s after 1 s; checked with Swift 6.3.1), so it must never be the one that fires first.
+    var urlSessionTimeoutInterval: Double {
+        timeoutInterval.rounded(.up) + 1
+    }
+
+    /// `MossConfiguration(projectId: …, projectKey: <redacted>, authURL: …, timeout: …)`.
+    public var description: String {
+        "MossConfiguration(projectId: \(projectId), projectKey: <redacted>, authURL: \(authURL.absoluteString), "
+            + "timeout: \(timeout))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror that shows every field but the project key.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "projectId": projectId, "projectKey": "<redacted>", "authURL": authURL.absoluteString,
+                "timeout": timeout,
+            ],
+            displayStyle: .struct
+        )
+    }
+}

@@ -1,0 +1,233 @@
+public import Logging
+import Synchronization
+
+/// Vends the Moss project token to every caller, fetching it upstream once per lifetime.
+///
+/// - The cached token is served while `now < fetchStart + expiresIn − refreshMargin` (60 s by default), with
+///   `expiresIn` = the remaining time until that point in whole seconds (rounded down, at least 1). The lifetime
+///   is counted from when the upstream request was *sent*, which errs on the early side.
+/// - Past that point the next caller starts one refresh; every caller arriving while it runs waits for that same
+///   refresh (single flight), so a cold start with a thousand callers makes one upstream request.
+/// - A failed refresh hands its error to every caller waiting on it and leaves nothing behind: the next caller
+///   starts a new refresh. There is no negative caching and no backoff; single flight already bounds the
+///   upstream load to one request at a time, and a stale token is never served past its refresh point.
+/// - A token whose upstream lifetime is not longer than the margin could never be served under the rule above; it
+///   is refused as ``MossError/badUpstreamResponse`` (502) rather than served with a lifetime it does not have.
+/// - Optional refresh-ahead (`refreshAhead` > 0, off by default): from `refreshAhead` before the refresh point, a
+///   hit also starts one background refresh while the current token keeps being served, so callers never wait at
+///   the boundary and an upstream outage shorter than the window goes unnoticed. Background attempts start at
+///   most once per ``backgroundRetryInterval``, so a failing upstream is not hammered.
+///
+/// Thread-safe. ``cachedToken()`` is the synchronous fast path (one uncontended `Mutex` acquisition, no task or
+/// actor hop); call it first and fall back to ``token()`` when it returns `nil`:
+///
+/// ```swift
+/// let cache = MossTokenCache(upstream: MossHTTPUpstream(configuration: configuration), logger: logger)
+/// let vended = try await cache.token()  // {"token", "expiresIn"}; MossError maps to 502/503
+/// ```
+public final class MossTokenCache: Sendable {
+    /// How long before the upstream expiry the cached token stops being served: 60 s (the Moss SDK's margin).
+    public static let defaultRefreshMargin: Duration = .seconds(60)
+
+    /// The least time between two background (refresh-ahead) attempts: 5 s.
+    public static let backgroundRetryInterval: Duration = .seconds(5)
+
+    /// Refresh counts, for metrics.
+    public struct Statistics: Sendable, Equatable {
+        /// Refreshes that produced a token.
+        public var refreshes: Int
+        /// Refreshes that failed (each failure is one upstream attempt).
+        public var failures: Int
+    }
+
+    /// The margin in use; see ``defaultRefreshMargin``.
+    public let refreshMargin: Duration
+    /// How long before the refresh point a hit starts a background refresh; zero when off.
+    public let refreshAhead: Duration
+    private let upstream: any MossUpstream
+    private let logger: Logger
+    private let clock: @Sendable () -> ContinuousClock.Instant
+    private let state = Mutex(State())
+
+    /// Creates an empty cache; nothing is fetched until the first call to ``token()``.
+    ///
+    /// - Parameters:
+    ///   - upstream: where tokens come from, usually ``MossHTTPUpstream``.
+    ///   - refreshMargin: see ``defaultRefreshMargin``. Must not be negative.
+    ///   - refreshAhead: see the type's documentation. Default: zero (off, the contract's exact behaviour); 120 s
+    ///     keeps clients that subtract their own 60 s margin from ever receiving `expiresIn` ≤ 60. Must not be
+    ///     negative.
+    ///   - logger: refresh outcomes go here (`debug` on success, `info` on failure); never a token or key.
+    ///   - now: the clock, injectable for tests. Default: `ContinuousClock.now`.
+    public init(
+        upstream: any MossUpstream,
+        refreshMargin: Duration = MossTokenCache.defaultRefreshMargin,
+        refreshAhead: Duration = .zero,
+        logger: Logger = Logger(label: "tokenvend.moss"),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
+        precondition(refreshMargin >= .zero, "the Moss refresh margin must not be negative")
+        precondition(refreshAhead >= .zero, "the Moss refresh-ahead window must not be negative")
+        self.upstream = upstream
+        self.refreshMargin = refreshMargin
+        self.refreshAhead = refreshAhead
+        self.logger = logger
+        self.clock = now
+    }
+
+    /// The cached token if it may still be served now; never waits (with refresh-ahead on, it may start a
+    /// background refresh).
+    public func cachedToken() -> MossVendedToken? {
+        cachedToken(now: clock())
+    }
+
+    /// The cached token if it may still be served at `now`; never waits (with refresh-ahead on, it may start a
+    /// background refresh). Pass an instant the caller already has (e.g. the request's arrival) to save a clock
+    /// read.
+    public func cachedToken(now: ContinuousClock.Instant) -> MossVendedToken? {
+        state.withLock { state in
+            guard let vended = state.entry?.vend(at: now) else { return nil }
+            startBackgroundRefreshIfDue(&state, now: now)
+            return vended
+        }
+    }
+
+    /// The cached token, or a fresh one after waiting for the (shared) refresh.
+    ///
+    /// Waiting is bounded by the upstream's timeout; cancelling the caller does not cancel the shared refresh.
+    ///
+    /// - Throws: the ``MossError`` of the refresh this call waited for.
+    public func token() async throws(MossError) -> MossVendedToken {
+        let now = clock()
+        let lookup = state.withLock { state -> Lookup in
+            if let vended = state.entry?.vend(at: now) {
+                startBackgroundRefreshIfDue(&state, now: now)
+                return .hit(vended)
+            }
+            if var flight = state.flight {
+                flight.waiters += 1
+                state.flight = flight
+                return .wait(flight.task)
+            }
+            return .wait(startFlight(&state, waiters: 1))
+        }
+        switch lookup {
+        case .hit(let vended):
+            return vended
+        case .wait(let task):
+            let entry = try await task.value.get()
+            // A fresh token is served even if the refresh outlived its serving window: its real expiry is still
+            // at least `refreshMargin` away.
+            return entry.vend(at: clock()) ?? MossVendedToken(token: entry.token, expiresIn: 1)
+        }
+    }
+
+    /// Current refresh counts.
+    public var statistics: Statistics {
+        state.withLock { Statistics(refreshes: $0.refreshes, failures: $0.failures) }
+    }
+
+    /// Callers waiting on the refresh in flight (0 when none); lets tests know when everyone has joined.
+    var waitingCallers: Int {
+        state.withLock { $0.flight?.waiters ?? 0 }
+    }
+
+    /// Starts the refresh task and records it as the flight in progress. Called with the lock held; the task's own
+    /// first use of the lock therefore waits until the flight is recorded.
+    private func startFlight(_ state: inout State, waiters: Int) -> Task<Result<Entry, MossError>, Never> {
+        let id = state.nextFlightID
+        state.nextFlightID &+= 1
+        let task = Task { await self.refresh(flight: id) }
+        state.flight = Flight(id: id, task: task, waiters: waiters)
+        return task
+    }
+
+    /// On a hit inside the refresh-ahead window, starts a background refresh unless one runs or one started (or
+    /// failed) less than ``backgroundRetryInterval`` ago. Called with the lock held.
+    private func startBackgroundRefreshIfDue(_ state: inout State, now: ContinuousClock.Instant) {
+        guard refreshAhead > .zero, state.flight == nil, let entry = state.entry, now >= entry.aheadAt,
+            state.backgroundRetryAt.map({ now >= $0 }) ?? true
+        else { return }
+        state.backgroundRetryAt = now + Self.backgroundRetryInterval
+        _ = startFlight(&state, waiters: 0)
+    }
+
+    /// One upstream exchange, run in its own task shared by all waiters; publishes the outcome.
+    private func refresh(flight id: UInt64) async -> Result<Entry, MossError> {
+        let started = clock()
+        let result: Result<Entry, MossError>
+        do {
+            let fetched = try await upstream.fetchProjectToken()
+            result = validate(fetched, fetchedAt: started)
+        } catch {
+            result = .failure(error)
+        }
+        state.withLock { state in
+            if state.flight?.id == id { state.flight = nil }
+            switch result {
+            case .success(let entry):
+                state.entry = entry
+                state.refreshes += 1
+            case .failure:
+                state.failures += 1
+                if refreshAhead > .zero { state.backgroundRetryAt = clock() + Self.backgroundRetryInterval }
+            }
+        }
+        switch result {
+        case .success(let entry):
+            logger.debug(
+                "Moss project token refreshed",
+                metadata: ["moss.serve_seconds": "\((entry.refreshAt - started).components.seconds)"]
+            )
+        case .failure(let error):
+            logger.info("Moss project token refresh failed", metadata: ["moss.error": "\(error)"])
+        }
+        return result
+    }
+
+    private func validate(_ fetched: MossProjectToken, fetchedAt started: ContinuousClock.Instant) -> Result<
+        Entry, MossError
+    > {
+        let lifetime = Duration.seconds(fetched.expiresIn)
+        guard fetched.isPlausible, lifetime > refreshMargin else { return .failure(.badUpstreamResponse) }
+        let refreshAt = started + lifetime - refreshMargin
+        return .success(Entry(token: fetched.token, refreshAt: refreshAt, aheadAt: refreshAt - refreshAhead))
+    }
+}
+
+extension MossTokenCache {
+    /// A token, the instant it stops being served, and the instant hits start a background refresh.
+    fileprivate struct Entry: Sendable {
+        var token: String
+        var refreshAt: ContinuousClock.Instant
+        var aheadAt: ContinuousClock.Instant
+
+        /// The token with its remaining serving time in whole seconds (≥ 1), or `nil` once `now` reaches
+        /// `refreshAt`.
+        func vend(at now: ContinuousClock.Instant) -> MossVendedToken? {
+            guard now < refreshAt else { return nil }
+            return MossVendedToken(token: token, expiresIn: max(1, Int((refreshAt - now).components.seconds)))
+        }
+    }
+
+    fileprivate struct Flight {
+        var id: UInt64
+        var task: Task<Result<Entry, MossError>, Never>
+        var waiters: Int
+    }
+
+    fileprivate struct State {
+        var entry: Entry?
+        var flight: Flight?
+        var nextFlightID: UInt64 = 0
+        /// No background refresh starts before this instant (refresh-ahead only).
+        var backgroundRetryAt: ContinuousClock.Instant?
+        var refreshes = 0
+        var failures = 0
+    }
+
+    fileprivate enum Lookup {
+        case hit(MossVendedToken)
+        case wait(Task<Result<Entry, MossError>, Never>)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import TokenService
+
+@Suite struct MossSecretHygieneTests {
+    static let allErrors: [MossError] = [
+        .notConfigured, .upstreamUnavailable, .upstreamRejected(status: 401), .upstreamFailed(status: 500),
+        .badUpstreamResponse,
+    ]
+
+    @Test("errors map to the contract's statuses and codes", arguments: allErrors)
+    func errorMapping(error: MossError) {
+        switch error.httpStatus {
+        case 502:
+            #expect(error.errorCode == "upstream_error")
+            #expect(error.retryAfterSeconds == nil)
+        case 503:
+            #expect(error.errorCode == "unavailable")
+            #expect(error.retryAfterSeconds != nil)
+        default:
+            Issue.record("unexpected status \(error.httpStatus)")
+        }
+    }
+
+    @Test("no error text carries the project key or upstream body text", arguments: allErrors)
+    func errorTexts(error: MossError) {
+        for text in [error.description, error.publicMessage, "\(error)", String(reflecting: error)] {
+            #expect(!text.contains(mossTestProjectKey))
+            #expect(!text.contains("bad key"))
+        }
+    }
+
+    @Test("the configuration's description, debug description and dump redact the key")
+    func configurationRedacts() throws {
+        let configuration = MossConfiguration(projectId: "proj-42", projectKey: mossTestProjectKey)
+        var dumped = ""
+        dump(configuration, to: &dumped)
+        for text in [configuration.description, String(reflecting: configuration), "\(configuration)", dumped] {
+            #expect(!text.contains(mossTestProjectKey))
+            #expect(text.contains("proj-42"))
+        }
+        let upstream = MossHTTPUpstream(configuration: configuration)
+        #expect(!"\(upstream.configuration)".contains(mossTestProjectKey))
+    }
+
+    @Test("token values print redacted")
+    func tokensRedacted() {
+        let secret = "eyJ.secret.token"
+        #expect(!"\(MossProjectToken(token: secret, expiresIn: 60))".contains(secret))
+        #expect(!String(reflecting: MossVendedToken(token: secret, expiresIn: 60)).contains(secret))
+    }
+
+    @Test(
+        "auth URLs must be https, or http to a loopback host",
+        arguments: [
+            ("https://service.usemoss.dev/identity/auth/token", true), ("http://127.0.0.1:9000/t", true),
+            ("http://localhost/t", true), ("http://[::1]:8080/t", true), ("http://service.usemoss.dev/t", false),
+            ("ftp://example.com/x", false), ("/relative/path", false), ("not a url", false), ("https://", false),
+        ]
+    )
+    func authURLParsing(string: String, valid: Bool) {
+        #expect((MossConfiguration.parseAuthURL(string) != nil) == valid)
+    }
+
+    @Test("the default auth URL is the Moss identity endpoint")
+    func defaultURL() {
+        #expect(MossConfiguration.defaultAuthURL.absoluteString == "https://service.usemoss.dev/identity/auth/token")
+        #expect(MossConfiguration(projectId: "p", projectKey: "k").timeout == .seconds(10))
+    }
+}
