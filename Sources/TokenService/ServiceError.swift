@@ -31,7 +31,7 @@ public enum ServiceError: Error, Sendable, Equatable {
     case unavailable(String, retryAfter: Int)
 
     /// The HTTP status code.
-    public var status: Int {
+    public var statusCode: Int {
         switch self {
         case .invalidRequest: 400
         case .invalidCredentials, .invalidToken, .invalidGrant: 401
@@ -84,7 +84,7 @@ public enum ServiceError: Error, Sendable, Equatable {
     }
 
     /// Headers the status requires: `WWW-Authenticate` on 401 (RFC 6750 §3), `Retry-After` on 429 and 503.
-    public var headers: [(String, String)] {
+    public var headerFields: [(String, String)] {
         switch self {
         case .invalidToken(presented: false):
             [("WWW-Authenticate", #"Bearer realm="tokenvend""#)]
