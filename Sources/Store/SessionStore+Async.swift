@@ -8,6 +8,7 @@
 // queues; the caller resumes once). Same parameters, results and errors as the blocking forms.
 extension SessionStore {
     /// See the blocking `create`.
+    @discardableResult
     public func create(
         userID: String, userAgent: String?, ip: String?, now: Date = Date(), refreshTTL: Duration,
         maxLifetime: Duration

@@ -23,6 +23,7 @@ public struct SessionStore: Sendable {
     ///   - refreshTTL: sliding lifetime of the refresh token (`refreshToken.ttlSeconds`).
     ///   - maxLifetime: absolute cap from `now` (`session.maxLifetimeSeconds`).
     /// - Throws: `.constraint(.foreignKey)` for an unknown user, `.unavailable` on a full or read-only disk.
+    @discardableResult
     public func create(
         userID: String, userAgent: String?, ip: String?, now: Date = Date(), refreshTTL: Duration,
         maxLifetime: Duration
