@@ -196,3 +196,10 @@ public struct ChangeToken: Sendable, Equatable {
     /// `PRAGMA data_version` as seen by the watcher connection (changes on commits by any other connection).
     public let dataVersion: Int64
 }
+
+extension Database {
+    /// Replaces the writer connection (tests use it to simulate a writer SQLite opened read-only).
+    func replaceWriterForTesting(_ connection: Connection) throws(StoreError) {
+        writerQueue.sync { writer.replace(with: connection) }
+    }
+}

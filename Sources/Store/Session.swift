@@ -64,7 +64,8 @@ public struct Session: Sendable, Equatable {
             lastUsedAt: Date(storeMilliseconds: try row.int64(3)),
             refreshExpiresAt: Date(storeMilliseconds: try row.int64(4)),
             expiresAt: Date(storeMilliseconds: try row.int64(5)),
-            revokedAt: try row.optionalInt64(6).map(Date.init(storeMilliseconds:)), userAgent: try row.optionalString(7),
+            revokedAt: try row.optionalInt64(6).map(Date.init(storeMilliseconds:)),
+            userAgent: try row.optionalString(7),
             ip: try row.optionalString(8), counter: try row.int64(9),
             rotatedAt: try row.optionalInt64(10).map(Date.init(storeMilliseconds:)))
     }

@@ -49,7 +49,8 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
     init(row: Row) throws(StoreError) {
         self.init(
             id: try row.string(0), email: try row.string(1), passwordHash: try row.string(2), role: try row.string(3),
-            tenantID: try row.optionalString(4), disabledAt: try row.optionalInt64(5).map(Date.init(storeMilliseconds:)),
+            tenantID: try row.optionalString(4),
+            disabledAt: try row.optionalInt64(5).map(Date.init(storeMilliseconds:)),
             createdAt: Date(storeMilliseconds: try row.int64(6)))
     }
 }

@@ -8,6 +8,7 @@
 // queues; the caller resumes once). Same parameters, results and errors as the blocking forms.
 extension UserStore {
     /// See the blocking `create`.
+    @discardableResult
     public func create(
         id: String = UUID().uuidString.lowercased(), email: String, passwordHash: String, role: String = "user",
         tenantID: String? = nil, now: Date = Date()

@@ -47,8 +47,7 @@ extension UserStore {
             "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [time, .text(user.id)])
     }
 
-    static func setCustomerID(email: String, key: String, value: String, _ connection: Connection) throws(StoreError)
-    {
+    static func setCustomerID(email: String, key: String, value: String, _ connection: Connection) throws(StoreError) {
         guard let user = try find(email: email, connection) else { throw .notFound }
         try connection.execute(
             """

@@ -25,6 +25,7 @@ public struct UserStore: Sendable {
     /// - Returns: the stored user.
     /// - Throws: `.emailTaken` when the email exists, `.constraint(.primaryKey)` for a duplicate id,
     ///   `.unavailable` on a full or read-only disk.
+    @discardableResult
     public func create(
         id: String = UUID().uuidString.lowercased(), email: String, passwordHash: String, role: String = "user",
         tenantID: String? = nil, now: Date = Date()

@@ -27,6 +27,11 @@ final class WriterSlot: @unchecked Sendable {
         current = nil
     }
 
+    /// Uses `connection` from now on (tests).
+    func replace(with connection: Connection) {
+        current = connection
+    }
+
     /// Drops the connection for good.
     func close() {
         closed = true

@@ -56,7 +56,8 @@ import Testing
             var counter: Int64 = 0
             for step in 1...10 {
                 let outcome = try sessions.rotate(
-                    sessionID: session.id, presentedCounter: counter, now: Self.at(Double(step) * 95), grace: Self.grace,
+                    sessionID: session.id, presentedCounter: counter, now: Self.at(Double(step) * 95),
+                    grace: Self.grace,
                     refreshTTL: Self.ttl)
                 guard case .rotated(let rotated, let next) = outcome else {
                     #expect(step * 95 >= 1000, "rotation \(step) refused: \(outcome)")
