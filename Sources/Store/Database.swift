@@ -25,7 +25,7 @@ import Synchronization
 public final class Database: Sendable {
     /// Where the database lives and how it is accessed.
     public struct Configuration: Sendable {
-        /// The database file. Its folder must exist; the file is created if missing.
+        /// The database file; it and its folder are created if missing.
         public var path: String
         /// Reader connections kept open at most (readers beyond wait). Default: 4.
         public var readerCount: Int
@@ -49,12 +49,14 @@ public final class Database: Sendable {
     private let readQueue: DispatchQueue
     private let watcher: Mutex<Connection?>
     private let commits = Atomic<UInt64>(0)
+    private let queuedWrites = Atomic<Int>(0)
 
-    /// Opens (creating if needed) and migrates the database.
+    /// Opens (creating the file and its folder if needed) and migrates the database.
     /// - Throws: `StoreError.unavailable` when the file cannot be opened, `.schemaTooNew` when a newer
     ///   tokenvend wrote it, `.corrupt` for a damaged file.
     public init(configuration: Configuration) throws(StoreError) {
         self.configuration = configuration
+        try Self.createFolder(of: configuration.path)
         let timeout = Int32(clamping: configuration.busyTimeout.storeMilliseconds)
         let path = configuration.path
         let openWriter: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in
@@ -88,6 +90,8 @@ public final class Database: Sendable {
     /// - Throws: what `body` throws, or the `StoreError` of `BEGIN`/`COMMIT` (`.unavailable(.diskFull)`, …).
     public func write<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
         dispatchPrecondition(condition: .notOnQueue(writerQueue))
+        queuedWrites.add(1, ordering: .relaxed)
+        defer { queuedWrites.subtract(1, ordering: .relaxed) }
         return try writerQueue.sync { performWrite(body) }.get()
     }
 
@@ -96,8 +100,13 @@ public final class Database: Sendable {
     public func write<T: Sendable>(
         _ body: @escaping @Sendable (Connection) throws(StoreError) -> T
     ) async throws(StoreError) -> T {
+        queuedWrites.add(1, ordering: .relaxed)
         let result: Result<T, StoreError> = await withCheckedContinuation { continuation in
-            writerQueue.async { continuation.resume(returning: self.performWrite(body)) }
+            writerQueue.async {
+                let result = self.performWrite(body)
+                self.queuedWrites.subtract(1, ordering: .relaxed)
+                continuation.resume(returning: result)
+            }
         }
         return try result.get()
     }
@@ -160,6 +169,18 @@ public final class Database: Sendable {
 }
 
 extension Database {
+    /// Writes waiting for or running on the writer queue (for metrics and back-pressure: each costs about one
+    /// fsync with `synchronous=FULL`).
+    public var pendingWrites: Int {
+        queuedWrites.load(ordering: .relaxed)
+    }
+
+    /// Whether the database answers a read (`GET /readyz`). Reads keep working on a full or read-only disk.
+    /// - Throws: `.unavailable`, `.corrupt`.
+    public func ping() async throws(StoreError) {
+        _ = try await read { (connection: Connection) throws(StoreError) in try connection.queryOne("SELECT 1") }
+    }
+
     /// A value that changes whenever any connection, in this process or another, commits to the database
     /// (`PRAGMA data_version` of a dedicated connection, plus this process's commit count).
     ///

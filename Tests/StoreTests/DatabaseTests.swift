@@ -148,4 +148,17 @@ import Testing
         #expect(throws: StoreError.unavailable(.closed)) { try Fixture.user(database) }
         #expect(throws: StoreError.unavailable(.closed)) { try UserStore(database: database).list() }
     }
+
+    @Test("creates the database's missing folders, answers a ping and reports no pending writes when idle")
+    func folderAndPing() async throws {
+        let temporary = try TemporaryDatabase()
+        defer { temporary.remove() }
+        let path = temporary.folder.appendingPathComponent("a/b/tokenvend.sqlite").path
+        let database = try Database(configuration: .init(path: path))
+        defer { database.close() }
+        try await database.ping()
+        try await UserStore(database: database).create(email: "p@example.com", passwordHash: Fixture.hash)
+        #expect(database.pendingWrites == 0)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
 }
