@@ -48,6 +48,7 @@ public final class Database: Sendable {
     private let readers: ReaderPool
     private let readQueue: DispatchQueue
     private let watcher: Mutex<Connection?>
+    private let openReader: @Sendable () throws(StoreError) -> Connection
     private let commits = Atomic<UInt64>(0)
     private let queuedWrites = Atomic<Int>(0)
 
@@ -77,6 +78,7 @@ public final class Database: Sendable {
         try Migrator.migrate(first, to: Schema.migrations)
         writer = WriterSlot(connection: first, open: openWriter)
         readers = ReaderPool(capacity: configuration.readerCount, open: openReader)
+        self.openReader = openReader
         watcher = Mutex(nil)
         writerQueue = DispatchQueue(label: "tokenvend.store.writer")
         readQueue = DispatchQueue(label: "tokenvend.store.readers", attributes: .concurrent)
@@ -194,8 +196,7 @@ extension Database {
             if let open = slot {
                 connection = open
             } else {
-                connection = try Connection(path: configuration.path, flags: SQLITE_OPEN_READWRITE)
-                try connection.executeScript("PRAGMA query_only = ON;")
+                connection = try openReader()
                 slot = connection
             }
             return try connection.queryOne("PRAGMA data_version")?.int64(0) ?? 0

@@ -11,11 +11,23 @@ internal import CSQLite
     /// - Throws: `StoreError.misuse` for bad SQL, or what the error code maps to.
     init(database: OpaquePointer, sql: String) throws(StoreError) {
         var statement: OpaquePointer?
-        let code = unsafe sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        var rest = ""
+        let code = unsafe sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = unsafe sqlite3_prepare_v3(
+                database, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            if let tail = unsafe tail { rest = unsafe String(cString: tail) }
+            return code
+        }
         guard code == SQLITE_OK, let statement = unsafe statement else {
             let error = unsafe Self.error(database)
             unsafe sqlite3_finalize(statement)
             throw code == SQLITE_OK ? .misuse("empty SQL statement") : error
+        }
+        // SQLite compiles only the first statement; refuse to drop the rest silently.
+        guard rest.allSatisfy(\.isWhitespace) else {
+            unsafe sqlite3_finalize(statement)
+            throw .misuse("one SQL statement at a time")
         }
         unsafe self.handle = statement
         unsafe self.database = database

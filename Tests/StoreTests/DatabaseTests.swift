@@ -77,6 +77,11 @@ import Testing
                 guard case .misuse = error as? StoreError else { return false }
                 return true
             }
+            #expect(throws: StoreError.misuse("one SQL statement at a time")) {
+                try database.write { (connection: Connection) throws(StoreError) in
+                    try connection.execute("DELETE FROM users; DROP TABLE users")
+                }
+            }
             let one = try database.read { (connection: Connection) throws(StoreError) in
                 try connection.queryOne("SELECT 1")?.int64(0)
             }
