@@ -19,10 +19,11 @@ enum Sodium {
         var output = [CChar](repeating: 0, count: crypto_pwhash_strbytes())
         // libsodium declares its pointers nonnull; `Password` always has a base address, even when empty.
         guard let input = password.baseAddress else { return nil }
-        let code = unsafe output.withUnsafeMutableBufferPointer { out in
-            unsafe crypto_pwhash_str_alg(
-                out.baseAddress.unsafelyUnwrapped, input.assumingMemoryBound(to: CChar.self), UInt64(password.count),
-                UInt64(opsLimit), memoryLimit, crypto_pwhash_alg_argon2id13())
+        let code = unsafe output.withUnsafeMutableBufferPointer { out -> Int32 in
+            guard let base = out.baseAddress else { return -1 }
+            return unsafe crypto_pwhash_str_alg(
+                base, input.assumingMemoryBound(to: CChar.self), UInt64(password.count), UInt64(opsLimit),
+                memoryLimit, crypto_pwhash_alg_argon2id13())
         }
         guard code == 0 else { return nil }
         return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
