@@ -10,6 +10,11 @@ extension SessionStore {
         userID: String, userAgent: String?, ip: String?, now: Date, refreshTTL: Duration, maxLifetime: Duration,
         _ connection: Connection
     ) throws(StoreError) -> Session {
+        // Checked in the same transaction, so a concurrent `disable` cannot leave a live session behind.
+        guard let owner = try connection.queryOne("SELECT disabled_at FROM users WHERE id = ?", [.text(userID)]) else {
+            throw .notFound
+        }
+        guard try owner.optionalInt64(0) == nil else { throw .userDisabled }
         let start = now.storeMilliseconds
         let cap = start.addingReportingOverflow(maxLifetime.storeMilliseconds).partialValue
         let refresh = min(start.addingReportingOverflow(refreshTTL.storeMilliseconds).partialValue, cap)

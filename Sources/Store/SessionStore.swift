@@ -22,7 +22,8 @@ public struct SessionStore: Sendable {
     /// - Parameters:
     ///   - refreshTTL: sliding lifetime of the refresh token (`refreshToken.ttlSeconds`).
     ///   - maxLifetime: absolute cap from `now` (`session.maxLifetimeSeconds`).
-    /// - Throws: `.constraint(.foreignKey)` for an unknown user, `.unavailable` on a full or read-only disk.
+    /// - Throws: `.notFound` for an unknown user, `.userDisabled` for a disabled one, `.unavailable` on a full
+    ///   or read-only disk.
     @discardableResult
     public func create(
         userID: String, userAgent: String?, ip: String?, now: Date = Date(), refreshTTL: Duration,

@@ -14,6 +14,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case emailTaken
     /// The addressed row does not exist.
     case notFound
+    /// The user is disabled (a session cannot be started for it).
+    case userDisabled
     /// The database file is damaged or not a database.
     case corrupt
     /// The database was written by a newer tokenvend: its schema version is above what this code knows.

@@ -80,6 +80,14 @@ import Testing
             #expect(try users.disable(email: user.email, now: Fixture.epoch.addingTimeInterval(5)) == 0)
             #expect(try users.find(byID: user.id)?.disabledAt == Fixture.epoch)
             #expect(try sessions.liveSessions(userID: user.id, now: Fixture.epoch).isEmpty)
+            #expect(throws: StoreError.userDisabled) {
+                try sessions.create(
+                    userID: user.id, userAgent: nil, ip: nil, refreshTTL: .seconds(60), maxLifetime: .seconds(600))
+            }
+            #expect(throws: StoreError.notFound) {
+                try sessions.create(
+                    userID: "nobody", userAgent: nil, ip: nil, refreshTTL: .seconds(60), maxLifetime: .seconds(600))
+            }
         }
     }
 }
