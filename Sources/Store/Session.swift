@@ -70,33 +70,3 @@ public struct Session: Sendable, Equatable {
             rotatedAt: try row.optionalInt64(10).map(Date.init(storeMilliseconds:)))
     }
 }
-
-/// What `SessionStore.rotate` decided.
-public enum RotationOutcome: Sendable, Equatable {
-    /// The presented counter was the live one: it is spent; issue a token for `counter` (= session.counter).
-    case rotated(Session, counter: Int64)
-    /// The presented counter is the parent of the live one, within the grace window: re-issue the token for
-    /// the live `counter` (racing clients converge). Nothing changed.
-    case converged(Session, counter: Int64)
-    /// A spent token was presented outside the grace window: the session is now revoked.
-    case reuseDetected(sessionID: String, userID: String)
-    /// Unknown, revoked or expired session, disabled user, or a counter from the future. Nothing changed.
-    case invalid
-}
-
-/// What the per-request liveness check needs about a session.
-public struct SessionStatus: Sendable, Equatable {
-    /// The owner.
-    public var userID: String
-    /// When it was revoked, or nil.
-    public var revokedAt: Date?
-    /// The absolute cap.
-    public var expiresAt: Date
-    /// When the live refresh token stops working.
-    public var refreshExpiresAt: Date
-
-    /// Whether access tokens of this session are still honoured at `now` (not revoked, cap not reached).
-    public func isLive(at now: Date) -> Bool {
-        revokedAt == nil && now < expiresAt
-    }
-}
