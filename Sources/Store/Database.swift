@@ -1,0 +1,227 @@
+internal import CSQLite
+import Dispatch
+import Synchronization
+
+/// A SQLite database in WAL mode: one writer connection confined to a serial queue and a small pool of
+/// reader connections.
+///
+/// Writes from this process are serialized on the writer queue, and `busy_timeout` makes writers in other
+/// processes (the `tokenvend users` CLI on the same file) wait for each other instead of failing, so callers
+/// never see "database is locked" unless a lock is held longer than the timeout (then `.unavailable(.busy)`).
+/// Opening applies `journal_mode=WAL`, `synchronous=FULL`, `foreign_keys=ON` and the pending migrations.
+///
+/// A failed write never poisons the store: after `SQLITE_FULL` or `SQLITE_READONLY` the transaction is rolled
+/// back and the next write tries again; after an I/O error the writer connection is reopened. Reads keep
+/// working meanwhile.
+///
+/// ```swift
+/// let database = try Database(configuration: .init(path: "data/tokenvend.sqlite"))
+/// let count = try await database.read { try $0.queryOne("SELECT count(*) FROM users")?.int64(0) }
+/// ```
+///
+/// Thread-safety: every method may be called from any thread. The synchronous `read`/`write` block the
+/// calling thread, so call them from Dispatch threads or the CLI, never from the cooperative pool; the
+/// `async` variants hop to Dispatch queues and resume once.
+public final class Database: Sendable {
+    /// Where the database lives and how it is accessed.
+    public struct Configuration: Sendable {
+        /// The database file; it and its folder are created if missing.
+        public var path: String
+        /// Reader connections kept open at most (readers beyond wait). Default: 4.
+        public var readerCount: Int
+        /// How long a connection waits for another's lock before `.unavailable(.busy)`. Default: 5 s.
+        public var busyTimeout: Duration
+
+        /// Creates a configuration; see the properties for the defaults.
+        public init(path: String, readerCount: Int = 4, busyTimeout: Duration = .seconds(5)) {
+            precondition(readerCount >= 1, "readerCount must be at least 1")
+            self.path = path
+            self.readerCount = readerCount
+            self.busyTimeout = busyTimeout
+        }
+    }
+
+    /// The configuration the database was opened with.
+    public let configuration: Configuration
+    let writerQueue: DispatchQueue
+    private let writer: WriterSlot
+    private let readers: ReaderPool
+    private let readQueue: DispatchQueue
+    private let watcher: Mutex<Connection?>
+    private let openReader: @Sendable () throws(StoreError) -> Connection
+    private let commits = Atomic<UInt64>(0)
+    private let queuedWrites = Atomic<Int>(0)
+
+    /// Opens (creating the file and its folder if needed) and migrates the database.
+    /// - Throws: `StoreError.unavailable` when the file cannot be opened, `.schemaTooNew` when a newer
+    ///   tokenvend wrote it, `.corrupt` for a damaged file.
+    public init(configuration: Configuration) throws(StoreError) {
+        self.configuration = configuration
+        try Self.createFolder(of: configuration.path)
+        let timeout = Int32(clamping: configuration.busyTimeout.storeMilliseconds)
+        let path = configuration.path
+        let openWriter: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in
+            let connection = try Connection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            try connection.setBusyTimeout(milliseconds: timeout)
+            try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+            return connection
+        }
+        let openReader: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in
+            let connection = try Connection(path: path, flags: SQLITE_OPEN_READWRITE)
+            try connection.setBusyTimeout(milliseconds: timeout)
+            try connection.executeScript("PRAGMA query_only = ON; PRAGMA foreign_keys = ON;")
+            return connection
+        }
+        let first = try openWriter()
+        let mode = try first.queryOne("PRAGMA journal_mode = WAL")?.optionalString(0)
+        guard mode == "wal" else { throw .misuse("journal_mode WAL refused (got \(mode ?? "nothing"))") }
+        try Migrator.migrate(first, to: Schema.migrations)
+        writer = WriterSlot(connection: first, open: openWriter)
+        readers = ReaderPool(capacity: configuration.readerCount, open: openReader)
+        self.openReader = openReader
+        watcher = Mutex(nil)
+        writerQueue = DispatchQueue(label: "tokenvend.store.writer")
+        readQueue = DispatchQueue(label: "tokenvend.store.readers", attributes: .concurrent)
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` … `COMMIT` transaction on the writer connection; rolls back when
+    /// `body` throws or the commit fails. Blocks the calling thread (see the type's note).
+    ///
+    /// When this returns, the transaction is durable (`synchronous=FULL`).
+    /// - Precondition: not called from inside another `write` (that would deadlock).
+    /// - Throws: what `body` throws, or the `StoreError` of `BEGIN`/`COMMIT` (`.unavailable(.diskFull)`, …).
+    public func write<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        dispatchPrecondition(condition: .notOnQueue(writerQueue))
+        queuedWrites.add(1, ordering: .relaxed)
+        defer { queuedWrites.subtract(1, ordering: .relaxed) }
+        return try writerQueue.sync { performWrite(body) }.get()
+    }
+
+    /// Runs `body` in a write transaction on the writer queue, suspending (not blocking) the caller.
+    /// - Throws: as the synchronous `write`.
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (Connection) throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
+        queuedWrites.add(1, ordering: .relaxed)
+        let result: Result<T, StoreError> = await withCheckedContinuation { continuation in
+            writerQueue.async {
+                let result = self.performWrite(body)
+                self.queuedWrites.subtract(1, ordering: .relaxed)
+                continuation.resume(returning: result)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` in a read transaction (a consistent snapshot) on a pooled reader connection. Blocks the
+    /// calling thread, also while every reader is busy.
+    /// - Throws: what `body` throws, or `.unavailable` when no reader can be opened.
+    public func read<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try readers.withReader { (connection: Connection) throws(StoreError) -> T in
+            try connection.execute("BEGIN")
+            do throws(StoreError) {
+                let value = try body(connection)
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` in a read transaction on a Dispatch thread, suspending (not blocking) the caller.
+    /// - Throws: as the synchronous `read`.
+    public func read<T: Sendable>(
+        _ body: @escaping @Sendable (Connection) throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
+        let result: Result<T, StoreError> = await withCheckedContinuation { continuation in
+            readQueue.async {
+                continuation.resume(returning: Result { () throws(StoreError) -> T in try self.read(body) })
+            }
+        }
+        return try result.get()
+    }
+
+    /// Closes every connection. Later calls throw `.unavailable(.closed)`. Waits for a running write.
+    public func close() {
+        writerQueue.sync { writer.close() }
+        readers.close()
+        watcher.withLock { $0 = nil }
+    }
+
+    private func performWrite<T>(_ body: (Connection) throws(StoreError) -> T) -> Result<T, StoreError> {
+        Result { () throws(StoreError) -> T in
+            let connection = try writer.connection()
+            do throws(StoreError) {
+                try connection.execute("BEGIN IMMEDIATE")
+                let value = try body(connection)
+                try connection.execute("COMMIT")
+                commits.add(1, ordering: .relaxed)
+                return value
+            } catch {
+                if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
+                if error.suggestsReopen || (error == .unavailable(.readOnly) && connection.isReadOnlyFile) {
+                    writer.discard()
+                }
+                throw error
+            }
+        }
+    }
+}
+
+extension Database {
+    /// Writes waiting for or running on the writer queue (for metrics and back-pressure: each costs about one
+    /// fsync with `synchronous=FULL`).
+    public var pendingWrites: Int {
+        queuedWrites.load(ordering: .relaxed)
+    }
+
+    /// Whether the database answers a read (`GET /readyz`). Reads keep working on a full or read-only disk.
+    /// - Throws: `.unavailable`, `.corrupt`.
+    public func ping() async throws(StoreError) {
+        _ = try await read { (connection: Connection) throws(StoreError) in try connection.queryOne("SELECT 1") }
+    }
+
+    /// A value that changes whenever any connection, in this process or another, commits to the database
+    /// (`PRAGMA data_version` of a dedicated connection, plus this process's commit count).
+    ///
+    /// Cache derived data (e.g. session liveness) together with the token it was read under, and drop the
+    /// cache when the token differs. Cost: one pragma on an idle connection (microseconds).
+    /// - Throws: `.unavailable` when the connection cannot be opened.
+    public func changeToken() throws(StoreError) -> ChangeToken {
+        let local = commits.load(ordering: .relaxed)
+        let version = try watcher.withLock { (slot: inout Connection?) throws(StoreError) -> Int64 in
+            let connection: Connection
+            if let open = slot {
+                connection = open
+            } else {
+                connection = try openReader()
+                slot = connection
+            }
+            return try connection.queryOne("PRAGMA data_version")?.int64(0) ?? 0
+        }
+        return ChangeToken(localCommits: local, dataVersion: version)
+    }
+
+    /// Runs `body` on the writer connection outside any transaction (tests use it for pragmas such as
+    /// `max_page_count` and `query_only`).
+    func withWriterConnection<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try writerQueue.sync { Result { () throws(StoreError) -> T in try body(try writer.connection()) } }.get()
+    }
+}
+
+/// Identifies the database's contents at one moment; see `Database.changeToken()`.
+public struct ChangeToken: Sendable, Equatable {
+    /// Commits made through this `Database` so far.
+    public let localCommits: UInt64
+    /// `PRAGMA data_version` as seen by the watcher connection (changes on commits by any other connection).
+    public let dataVersion: Int64
+}
+
+extension Database {
+    /// Replaces the writer connection (tests use it to simulate a writer SQLite opened read-only).
+    func replaceWriterForTesting(_ connection: Connection) throws(StoreError) {
+        writerQueue.sync { writer.replace(with: connection) }
+    }
+}

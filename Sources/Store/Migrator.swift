@@ -1,0 +1,38 @@
+/// One schema step. Versions start at 1 and increase by one.
+struct Migration: Sendable {
+    let version: Int
+    let sql: String
+}
+
+/// Applies migrations in order, each in its own `BEGIN IMMEDIATE` transaction, recording the version in
+/// `PRAGMA user_version` in the same transaction, so two processes migrating at once apply each step once.
+enum Migrator {
+    /// Brings the database up to the last migration's version.
+    /// - Throws: `.schemaTooNew` when the file's version is above the last known one.
+    static func migrate(_ connection: Connection, to migrations: [Migration]) throws(StoreError) {
+        let known = migrations.last?.version ?? 0
+        let found = try userVersion(connection)
+        guard found <= known else { throw .schemaTooNew(found: found, known: known) }
+        for migration in migrations where migration.version > found {
+            try connection.execute("BEGIN IMMEDIATE")
+            do throws(StoreError) {
+                // Another process may have applied it while we waited for the lock.
+                let current = try userVersion(connection)
+                guard current <= known else { throw StoreError.schemaTooNew(found: current, known: known) }
+                if current < migration.version {
+                    try connection.executeScript(migration.sql)
+                    try connection.executeScript("PRAGMA user_version = \(migration.version)")
+                }
+                try connection.execute("COMMIT")
+            } catch {
+                if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+
+    /// The database's `PRAGMA user_version`.
+    static func userVersion(_ connection: Connection) throws(StoreError) -> Int {
+        Int(try connection.queryOne("PRAGMA user_version")?.int64(0) ?? 0)
+    }
+}

@@ -1,0 +1,22 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// What the per-request liveness check needs about a session.
+public struct SessionStatus: Sendable, Equatable {
+    /// The owner.
+    public var userID: String
+    /// When it was revoked, or nil.
+    public var revokedAt: Date?
+    /// The absolute cap.
+    public var expiresAt: Date
+    /// When the live refresh token stops working.
+    public var refreshExpiresAt: Date
+
+    /// Whether access tokens of this session are still honoured at `now` (not revoked, cap not reached).
+    public func isLive(at now: Date) -> Bool {
+        revokedAt == nil && now < expiresAt
+    }
+}

@@ -1,0 +1,56 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// A user account as stored. `description` leaves out the password hash so a user can be logged.
+public struct User: Sendable, Equatable, CustomStringConvertible {
+    /// Opaque id (a lowercase UUID unless the caller chose another).
+    public var id: String
+    /// The normalised email (the caller normalises: trim, NFC, lowercase). Unique.
+    public var email: String
+    /// The PHC-format password hash (`$argon2id$…`).
+    public var passwordHash: String
+    /// Default `"user"`.
+    public var role: String
+    /// Tenant, or nil.
+    public var tenantID: String?
+    /// When the account was disabled, or nil while it is active.
+    public var disabledAt: Date?
+    /// When the account was created.
+    public var createdAt: Date
+
+    /// Whether the account is disabled.
+    public var isDisabled: Bool { disabledAt != nil }
+
+    /// Creates a user value.
+    public init(
+        id: String, email: String, passwordHash: String, role: String, tenantID: String?, disabledAt: Date?,
+        createdAt: Date
+    ) {
+        self.id = id
+        self.email = email
+        self.passwordHash = passwordHash
+        self.role = role
+        self.tenantID = tenantID
+        self.disabledAt = disabledAt
+        self.createdAt = createdAt
+    }
+
+    /// The user without the password hash.
+    public var description: String {
+        "User(id: \(id), email: \(email), role: \(role), tenantID: \(tenantID ?? "nil"), disabled: \(isDisabled))"
+    }
+
+    /// The columns `init(row:)` reads, in order.
+    static let columns = "id, email, password_hash, role, tenant_id, disabled_at, created_at"
+
+    init(row: Row) throws(StoreError) {
+        self.init(
+            id: try row.string(0), email: try row.string(1), passwordHash: try row.string(2), role: try row.string(3),
+            tenantID: try row.optionalString(4),
+            disabledAt: try row.optionalInt64(5).map(Date.init(storeMilliseconds:)),
+            createdAt: Date(storeMilliseconds: try row.int64(6)))
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+// Each operation once, on a connection; `UserStore` and `UserStore+Async` pick the queue.
+extension UserStore {
+    static func insert(_ user: User, _ connection: Connection) throws(StoreError) {
+        do {
+            try connection.execute(
+                "INSERT INTO users (\(User.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .text(user.id), .text(user.email), .text(user.passwordHash), .text(user.role),
+                    SQLValue(user.tenantID), .null, .integer(user.createdAt.storeMilliseconds),
+                ])
+        } catch .constraint(.unique) {
+            throw .emailTaken  // the only UNIQUE column besides the primary key
+        }
+        try connection.execute(
+            "INSERT INTO customer_ids (user_id, key, value) VALUES (?, 'registered', ?)",
+            [.text(user.id), .text(user.email)])
+    }
+
+    static func find(email: String, _ connection: Connection) throws(StoreError) -> User? {
+        try connection.queryOne("SELECT \(User.columns) FROM users WHERE email = ?", [.text(email)]).map(User.init)
+    }
+
+    static func find(id: String, _ connection: Connection) throws(StoreError) -> User? {
+        try connection.queryOne("SELECT \(User.columns) FROM users WHERE id = ?", [.text(id)]).map(User.init)
+    }
+
+    static func list(_ connection: Connection) throws(StoreError) -> [User] {
+        var users: [User] = []
+        for row in try connection.query("SELECT \(User.columns) FROM users ORDER BY created_at, email") {
+            users.append(try User(row: row))
+        }
+        return users
+    }
+
+    static func disable(email: String, now: Date, _ connection: Connection) throws(StoreError) -> Int {
+        guard let user = try find(email: email, connection) else { throw .notFound }
+        let time = SQLValue.integer(now.storeMilliseconds)
+        try connection.execute(
+            "UPDATE users SET disabled_at = coalesce(disabled_at, ?) WHERE id = ?", [time, .text(user.id)])
+        return try connection.execute(
+            "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [time, .text(user.id)])
+    }
+
+    static func setCustomerID(email: String, key: String, value: String, _ connection: Connection) throws(StoreError) {
+        guard let user = try find(email: email, connection) else { throw .notFound }
+        try connection.execute(
+            """
+            INSERT INTO customer_ids (user_id, key, value) VALUES (?, ?, ?)
+            ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value
+            """,
+            [.text(user.id), .text(key), .text(value)])
+    }
+
+    static func customerIDs(_ userID: String, _ connection: Connection) throws(StoreError) -> [String: String] {
+        var ids: [String: String] = [:]
+        for row in try connection.query("SELECT key, value FROM customer_ids WHERE user_id = ?", [.text(userID)]) {
+            ids[try row.string(0)] = try row.string(1)
+        }
+        return ids
+    }
+
+    static func updatePasswordHash(userID: String, hash: String, _ connection: Connection) throws(StoreError) {
+        let changed = try connection.execute(
+            "UPDATE users SET password_hash = ? WHERE id = ?", [.text(hash), .text(userID)])
+        guard changed == 1 else { throw .notFound }
+    }
+}

@@ -1,7 +1,0 @@
-import Testing
-
-@testable import Store
-
-@Suite struct StoreSmokeTests {
-    @Test("the module links") func links() { #expect(Bool(true)) }
-}
