@@ -1,27 +1,40 @@
-import Foundation
+public import PasswordHash
 
 /// The length rule for passwords: `minLength`…128 characters after Unicode NFC normalisation.
 ///
 /// Characters are counted as grapheme clusters, so a password typed as "é" is one character whether the
-/// keyboard sent one scalar or two. The upper bound keeps Argon2id's input and the request size sane.
+/// keyboard sent one scalar or two. A byte cap (16 bytes a character) stops a "128-character" password made
+/// of thousands of combining marks from reaching Argon2id.
 public struct PasswordPolicy: Sendable {
     /// The fewest characters accepted (`password.minLength`, default 8).
     public let minLength: Int
     /// The most characters accepted: 128.
     public let maxLength = 128
+    /// The most UTF-8 bytes accepted after normalisation.
+    public var maxBytes: Int { maxLength * 16 }
 
     /// Creates a policy with the configured minimum.
     public init(minLength: Int = 8) {
         self.minLength = minLength
     }
 
-    /// The NFC form of `password` as UTF-8 bytes, or nil when its length is outside the policy.
-    public func normalise(_ password: String) -> [UInt8]? {
-        let normalised = password.precomposedStringWithCanonicalMapping
-        // Cheap guard first: a string of more than 4 × 128 bytes cannot be 128 characters or fewer.
-        guard normalised.utf8.count <= maxLength * 4 * 4 else { return nil }
-        let count = normalised.count
-        guard count >= minLength, count <= maxLength else { return nil }
-        return Array(normalised.utf8)
+    /// The normalised password, or nil when its length is outside the policy (registration: 400).
+    public func password(_ raw: String) -> Password? {
+        guard raw.utf8.count <= maxBytes * 2 else { return nil }
+        let password = Password(raw)
+        guard password.byteCount <= maxBytes, (minLength...maxLength).contains(password.characterCount) else {
+            return nil
+        }
+        return password
+    }
+
+    /// The normalised password when it could match a stored hash (at most `maxLength` characters and
+    /// `maxBytes` bytes), else nil. Login does not apply the minimum: the policy may have been raised since the
+    /// account was made.
+    public func boundedPassword(_ raw: String) -> Password? {
+        guard raw.utf8.count <= maxBytes * 2 else { return nil }
+        let password = Password(raw)
+        guard password.byteCount <= maxBytes, password.characterCount <= maxLength else { return nil }
+        return password
     }
 }
