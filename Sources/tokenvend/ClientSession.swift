@@ -1,8 +1,8 @@
 import Foundation
 import TokenClient
 
-/// An ``AuthSession`` over the command-line session file, with the error handling every client command
-/// shares.
+/// An ``AuthSession`` over the command-line session file, with the server it talks to and checks of the
+/// file's health.
 struct ClientSession {
     /// Where the session file is.
     let location: SessionFileLocation

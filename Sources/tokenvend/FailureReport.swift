@@ -1,4 +1,5 @@
 import AuthAPI
+import Foundation
 import TokenClient
 
 /// The one stderr line and the exit status for an error of a client command.
@@ -48,12 +49,23 @@ struct FailureReport: Equatable {
         case .server(let status, nil):
             return "server refused (HTTP \(status)) without an error body"
         case .transport(let text):
-            return "cannot reach the server: " + sanitized(text)
+            return "cannot reach the server: " + sanitized(transportReason(text))
         case .invalidResponse:
             return "the server's answer could not be understood"
         case .storage(let text):
             return "session file: " + sanitized(text)
         }
+    }
+
+    /// The readable part of a URLSession error's description (its `NSLocalizedDescription`, e.g. "Failed to
+    /// connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"), else the whole text.
+    static func transportReason(_ text: String) -> String {
+        let key = "NSLocalizedDescription="
+        guard let start = text.range(of: key)?.upperBound else { return text }
+        let rest = text[start...]
+        let end = [rest.range(of: "}")?.lowerBound, rest.range(of: ", NS")?.lowerBound].compactMap { $0 }.min()
+        let reason = rest[..<(end ?? rest.endIndex)].trimmingCharacters(in: .whitespaces)
+        return reason.isEmpty ? text : reason
     }
 
     /// `text` on one line without control characters (a hostile server could send terminal escapes), at most

@@ -43,7 +43,13 @@ struct LoginCommand: AsyncParsableCommand {
             let storageErrorBefore = await client.storageError()
             let user = try await client.session.login(email: email, password: password)
             if let error = await client.storageError(), error != storageErrorBefore { throw error }
-            try SessionServerRecord(sessionFile: client.location.file).write(client.serverURL)
+            do {
+                try SessionServerRecord(sessionFile: client.location.file).write(client.serverURL)
+            } catch {
+                // Without the record a later command could send these tokens to another server: drop them.
+                try? FileTokenStore(url: client.location.file).clear()
+                throw error
+            }
             context.writeOutput("signed in as \(user.email) (id \(user.id))")
         }
     }

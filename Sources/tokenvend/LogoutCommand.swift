@@ -30,6 +30,7 @@ struct LogoutCommand: AsyncParsableCommand {
     func run(in context: ClientContext) async throws {
         try await context.reportingFailures {
             let client = try client.makeSession(in: context)
+            if scope == .others { try await client.requireReadableStore() }
             let outcome = await Self.logout(client.session, scope: scope.logoutScope)
             if scope != .others {
                 // Also removes a session file the session could not read (corrupt, or another format).
