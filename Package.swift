@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TokenClientTests",
-            dependencies: ["TokenClient", "TokenService"],
+            dependencies: ["TokenClient", "TokenService", "tokenvend"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,0 +1,36 @@
+import Foundation
+
+/// The server a session file belongs to, kept beside it in `<session file>.server` (one line, mode 0600).
+///
+/// Written by `tokenvend login`; the other commands use it when no `--url` is given and refuse a different
+/// `--url`, so a session's tokens are never sent to a server that did not issue them.
+struct SessionServerRecord {
+    /// The record file.
+    let file: URL
+
+    /// The record for the session file at `sessionFile`.
+    init(sessionFile: URL) {
+        self.file = URL(fileURLWithPath: sessionFile.path + ".server")
+    }
+
+    /// The recorded server, `nil` when there is no readable record.
+    func read() -> URL? {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try? ServerURL.parse(text)
+    }
+
+    /// Records `url`.
+    /// - Throws: ``ClientCommandError/sessionFile(_:)`` when the record cannot be written.
+    func write(_ url: URL) throws {
+        let data = Data((url.absoluteString + "\n").utf8)
+        let written = FileManager.default.createFile(
+            atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600])
+        guard written else { throw ClientCommandError.sessionFile("cannot write \(file.path)") }
+    }
+
+    /// Deletes the record; succeeds when there is none.
+    func remove() {
+        try? FileManager.default.removeItem(at: file)
+    }
+}
