@@ -13,7 +13,9 @@ internal import COpenSSL
     init(algorithm: HMAC.Algorithm) throws(JWTError) {
         let contexts = unsafe [EVP_MD_CTX_new(), EVP_MD_CTX_new(), EVP_MD_CTX_new()]
         guard unsafe !contexts.contains(nil) else {
-            for unsafecontext in unsafe contexts { unsafe EVP_MD_CTX_free(context) }
+            unsafe EVP_MD_CTX_free(contexts[0])
+            unsafe EVP_MD_CTX_free(contexts[1])
+            unsafe EVP_MD_CTX_free(contexts[2])
             throw .cryptoFailure
         }
         unsafe self.inner = contexts[0].unsafelyUnwrapped
