@@ -5,6 +5,6 @@ struct TokenvendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tokenvend",
         abstract: "Vends short-lived tokens to apps: accounts, sessions, Moss and Bloomreach tokens.",
-        subcommands: []
+        subcommands: [KeysCommand.self, JWTCommand.self]
     )
 }
