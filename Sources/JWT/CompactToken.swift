@@ -11,11 +11,8 @@ struct CompactToken {
     init(_ token: String) throws(JWTError) {
         guard token.utf8.count <= Self.maximumByteCount else { throw .tokenTooLarge }
         let bytes = UTF8Bytes.array(token)
-        let dot = UInt8(ascii: ".")
-        guard let first = bytes.firstIndex(of: dot),
-            let second = bytes[(first + 1)...].firstIndex(of: dot),
-            !bytes[(second + 1)...].contains(dot)
-        else { throw .malformed(.segmentCount) }
+        let (first, second, count) = UTF8Bytes.dots(bytes)
+        guard count == 2 else { throw .malformed(.segmentCount) }
         guard first > 0, second > first + 1, second < bytes.count - 1 else { throw .malformed(.emptySegment) }
         self.bytes = bytes
         self.firstDot = first

@@ -8,10 +8,11 @@ extension JSONParser {
         while index < end {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let slice = bytes[start..<index]
+                let range = start..<index
                 index += 1
-                if nonASCII & 0x80 == 0 { return String(decoding: slice, as: UTF8.self) }
-                guard let string = String(validating: slice, as: UTF8.self) else { throw .malformed(.json) }
+                guard let string = UTF8Bytes.string(bytes, range, ascii: nonASCII & 0x80 == 0) else {
+                    throw .malformed(.json)
+                }
                 return string
             }
             if byte == UInt8(ascii: "\\") { break }

@@ -72,6 +72,7 @@ struct JSONParser {
         guard depth <= Self.maximumDepth else { throw .malformed(.nestingTooDeep) }
         index += 1
         var members: [JSONObject.Member] = []
+        members.reserveCapacity(12)
         skipWhitespace()
         if index < end, bytes[index] == UInt8(ascii: "}") {
             index += 1

@@ -19,8 +19,15 @@ extension JWTKeySet {
         as type: Payload.Type = JWTClaims.self,
         options: VerificationOptions = VerificationOptions()
     ) throws(JWTError) -> Payload {
+        try Payload(claims: verifiedClaims(token, options: options))
+    }
+
+    /// The non-generic body of `verify`, so callers in other modules need no specialization.
+    func verifiedClaims(_ token: String, options: VerificationOptions) throws(JWTError) -> JWTClaims {
         let compact = try CompactToken(token)
-        let header = try compact.header()
+        let cachedHeader = headerCache.header(for: compact.bytes, range: compact.headerRange)
+        let header: JSONObject
+        if let cachedHeader { header = cachedHeader } else { header = try compact.header() }
         if header["crit"] != nil { throw .unsupportedCriticalHeader }
         let key = try key(forHeader: header, requireKeyID: options.requireKeyID)
 
@@ -34,7 +41,8 @@ extension JWTKeySet {
         if let expectedType = options.type { try Self.checkType(header["typ"], expected: expectedType) }
         let claims = JWTClaims(try JSONParser.parseObject(payloadBytes))
         try ClaimsValidator(options: options).validate(claims)
-        return try Payload(claims: claims)
+        if cachedHeader == nil { headerCache.insert(segment: compact.bytes[compact.headerRange], header: header) }
+        return claims
     }
 
     /// Splits and parses a token without verifying anything but its structure. Never trust the result.

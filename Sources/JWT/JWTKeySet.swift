@@ -13,6 +13,8 @@ public struct JWTKeySet: Sendable {
     /// The key `sign` and `signer(header:)` use.
     public let signingKey: HMACKey
     private let keysByID: [String: HMACKey]
+    /// Parsed headers of tokens that verified, keyed by their exact segment.
+    let headerCache = HeaderCache()
 
     /// Creates a key set.
     ///

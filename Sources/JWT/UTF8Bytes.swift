@@ -60,6 +60,51 @@ enum UTF8Bytes {
 
     /// The UTF-8 bytes of `string`, copied in one step when the storage is contiguous.
     static func array(_ string: String) -> [UInt8] {
-        unsafe string.utf8.withContiguousStorageIfAvailable { unsafe Array($0) } ?? Array(string.utf8)
+        let copied = unsafe string.utf8.withContiguousStorageIfAvailable { source in
+            unsafe [UInt8](unsafeUninitializedCapacity: source.count) { target, initialized in
+                if let base = source.baseAddress, source.count > 0 {
+                    unsafe target.baseAddress?.initialize(from: base, count: source.count)
+                }
+                initialized = source.count
+            }
+        }
+        return copied ?? Array(string.utf8)
+    }
+
+    /// A string from `bytes[range]`; `nil` when the bytes are not valid UTF-8. `ascii` promises that every byte is
+    /// below 0x80 and skips validation.
+    static func string(_ bytes: [UInt8], _ range: Range<Int>, ascii: Bool) -> String? {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
+        return unsafe bytes.withUnsafeBufferPointer { buffer in
+            let slice = unsafe UnsafeBufferPointer(rebasing: buffer[range])
+            return unsafe ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+        }
+    }
+
+    /// Whether `bytes[range]` equals `other` byte for byte.
+    static func equal(_ bytes: [UInt8], _ range: Range<Int>, _ other: [UInt8]) -> Bool {
+        guard range.count == other.count, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
+        var index = 0
+        while index < other.count {
+            guard bytes[range.lowerBound + index] == other[index] else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// The positions of the first two `.` in `bytes` and the total number of dots.
+    static func dots(_ bytes: [UInt8]) -> (first: Int, second: Int, count: Int) {
+        var found = (first: -1, second: -1, count: 0)
+        unsafe bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                if unsafe buffer[index] == UInt8(ascii: ".") {
+                    if found.count == 0 { found.first = index } else if found.count == 1 { found.second = index }
+                    found.count += 1
+                }
+                index += 1
+            }
+        }
+        return found
     }
 }

@@ -26,9 +26,8 @@ let signer = keys.signer(header: .standard(type: "at+jwt"))
 let now: Int64 = 1_763_000_000
 // About 150 bytes of access-token claims.
 let claims: JWTClaims = [
-    "iss": "tokenvend", "aud": "tokenvend", "sub": "8d2f6c1e-5b7a-4c1e-9a43-2f1d0b7e6a55",
-    "sid": "s-41c9e2", "iat": .integer(now), "exp": .integer(now + 900), "jti": "j-7f3a9b",
-    "email": "ada@example.com", "role": "user", "tenantId": nil,
+    "iss": "tokenvend", "aud": "tokenvend", "sub": "u-8d2f6c1e", "sid": "s-41c9e2", "iat": .integer(now),
+    "exp": .integer(now + 900), "jti": "j-7f3a9b", "email": "ada@example.com", "role": "user", "tenantId": nil,
 ]
 let token = try signer.sign(claims)
 let message = Array(token.utf8.prefix(upTo: token.utf8.lastIndex(of: UInt8(ascii: ".")) ?? token.utf8.endIndex))

@@ -165,3 +165,23 @@ import Testing
         }
     }
 }
+
+@Suite struct JWTHeaderCacheTests {
+    @Test("a remembered header does not skip the signature, kid or claims checks")
+    func cachedHeaderStillChecked() throws {
+        let keys = try Fixture.keys()
+        let good = try keys.sign(Fixture.claims)
+        for _ in 0..<3 { #expect(try keys.verify(good, options: Fixture.options()) == Fixture.claims) }
+        let parts = good.split(separator: ".").map(String.init)
+        let forged = [parts[0], Fixture.b64(#"{"sub":"admin","exp":1763000900}"#), parts[2]].joined(separator: ".")
+        #expect(throws: JWTError.invalidSignature) { _ = try keys.verify(forged, options: Fixture.options()) }
+        #expect(throws: JWTError.expired) { _ = try keys.verify(good, options: Fixture.options(at: Fixture.now + 900)) }
+        var strict = Fixture.options()
+        strict.type = "at+jwt"
+        #expect(throws: JWTError.typeMismatch) { _ = try keys.verify(good, options: strict) }
+        let other = try JWTKeySet(
+            keys: [HMACKey(kid: "k1", algorithm: .hs512, secret: Array(Fixture.secret512.reversed()))],
+            signingKID: "k1")
+        #expect(throws: JWTError.invalidSignature) { _ = try other.verify(good, options: Fixture.options()) }
+    }
+}
