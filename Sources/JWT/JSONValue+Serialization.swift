@@ -81,9 +81,7 @@ enum JSONWriter {
 
     static func writeString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        if !UTF8Bytes.needsJSONEscape(string) {
-            output.append(contentsOf: string.utf8)
-        } else {
+        if !UTF8Bytes.appendIfPlainJSON(string, to: &output) {
             for byte in string.utf8 {
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"):

@@ -24,7 +24,7 @@ public enum JSONValue: Sendable, Equatable {
         return nil
     }
 
-    /// The integer, when this is `.integer`, or a `.double` with an integral value in `Int64` range.
+    /// The integer, when this is `.integer`, or a `.double` rounded down when that fits in `Int64`.
     public var integerValue: Int64? {
         switch self {
         case .integer(let value): return value

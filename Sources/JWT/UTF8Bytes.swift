@@ -19,19 +19,20 @@ enum UTF8Bytes {
         return a.utf8.elementsEqual(b.utf8)
     }
 
-    /// Whether `string` holds a byte JSON must escape: `"`, `\` or a control character (RFC 8259 §7).
-    static func needsJSONEscape(_ string: String) -> Bool {
-        let fast = unsafe string.utf8.withContiguousStorageIfAvailable { bytes in
+    /// Appends the UTF-8 bytes of `string` when none needs a JSON escape (`"`, `\`, control characters;
+    /// RFC 8259 §7) and returns `true`; otherwise appends nothing and returns `false`.
+    static func appendIfPlainJSON(_ string: String, to output: inout [UInt8]) -> Bool {
+        let appended = unsafe string.utf8.withContiguousStorageIfAvailable { bytes in
             var index = 0
             while index < bytes.count {
                 let byte = unsafe bytes[index]
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
                 index += 1
             }
-            return false
+            unsafe output.append(contentsOf: bytes)
+            return true
         }
-        if let fast { return fast }
-        return string.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        return appended ?? false
     }
 
     /// The UTF-8 length (capped at 255) in the top byte and the first 7 bytes below it. Equal names have equal keys;
