@@ -58,4 +58,28 @@ import Testing
             Base64URL.decode(parts[1])
                 == Array(#"{"exp":1700000900,"iat":1700000000,"ids":{"registered":"ada@example.com"}}"#.utf8))
     }
+
+    @Test("writes the access-token header and keeps claim order, including a null tenantId")
+    func accessTokenLayout() throws {
+        let keys = try Fixture.keys(kid: "at-2026")
+        let signer = keys.signer(header: .standard(type: "at+jwt"))
+        let claims: JWTClaims = [
+            "iss": "tokenvend", "aud": "tokenvend", "sub": "u1", "sid": "s1", "iat": 1_700_000_000,
+            "exp": 1_700_000_900, "jti": "j1", "email": "ada@example.com", "role": "user", "tenantId": nil,
+        ]
+        let token = try signer.sign(claims)
+        let parts = token.split(separator: ".").map(String.init)
+        #expect(Base64URL.decode(parts[0]) == Array(#"{"alg":"HS512","typ":"at+jwt","kid":"at-2026"}"#.utf8))
+        let payload = try #require(Base64URL.decode(parts[1]))
+        #expect(
+            String(decoding: payload, as: UTF8.self)
+                == #"{"iss":"tokenvend","aud":"tokenvend","sub":"u1","sid":"s1","iat":1700000000,"exp":1700000900,"#
+                + #""jti":"j1","email":"ada@example.com","role":"user","tenantId":null}"#)
+        var options = Fixture.options(at: 1_700_000_100, leeway: 30)
+        options.issuer = "tokenvend"
+        options.audience = "tokenvend"
+        options.type = "at+jwt"
+        let verified = try keys.verify(token, options: options)
+        #expect(verified == claims && verified.string("sid") == "s1" && verified["tenantId"]?.isNull == true)
+    }
 }
