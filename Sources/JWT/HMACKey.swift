@@ -31,7 +31,9 @@ public struct HMACKey: Sendable {
     ///
     /// - Throws: `JWTError.weakKey` when the UTF-8 form is shorter than the hash output; see `init(kid:algorithm:secret:)`.
     public init(kid: String, algorithm: JWTAlgorithm, secret: String) throws(JWTError) {
-        try self.init(kid: kid, algorithm: algorithm, secret: Array(secret.utf8))
+        var bytes = Array(secret.utf8)
+        defer { HMACWorkspace.cleanse(&bytes) }
+        try self.init(kid: kid, algorithm: algorithm, secret: bytes)
     }
 
     /// A new random secret for any of the three algorithms: `byteCount` bytes from OpenSSL's `RAND_bytes`,

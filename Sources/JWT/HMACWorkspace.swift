@@ -91,7 +91,8 @@ internal import COpenSSL
         return code
     }
 
-    private static func cleanse(_ bytes: inout [UInt8]) {
+    /// Overwrites `bytes` with zeros in a way the optimizer cannot drop (`OPENSSL_cleanse`).
+    static func cleanse(_ bytes: inout [UInt8]) {
         unsafe bytes.withUnsafeMutableBytes { unsafe OPENSSL_cleanse($0.baseAddress, $0.count) }
     }
 }
