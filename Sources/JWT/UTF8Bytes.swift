@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Byte-level views of native strings for the JSON hot paths; `String`'s own operations are Unicode-aware and
 /// several times slower for these short ASCII names.
 enum UTF8Bytes {
@@ -93,19 +101,22 @@ enum UTF8Bytes {
         return true
     }
 
-    /// The positions of the first two `.` in `bytes` and the total number of dots.
+    /// The positions of the first two `.` in `bytes` and the number of dots (counting stops at 3).
     static func dots(_ bytes: [UInt8]) -> (first: Int, second: Int, count: Int) {
-        var found = (first: -1, second: -1, count: 0)
-        unsafe bytes.withUnsafeBufferPointer { buffer in
-            var index = 0
-            while index < buffer.count {
-                if unsafe buffer[index] == UInt8(ascii: ".") {
-                    if found.count == 0 { found.first = index } else if found.count == 1 { found.second = index }
-                    found.count += 1
-                }
-                index += 1
+        unsafe bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return (-1, -1, 0) }
+            var found = (first: -1, second: -1, count: 0)
+            var offset = 0
+            // memchr is vectorized; a byte loop costs ~100 ns on a 400-byte token.
+            while found.count < 3, offset < buffer.count,
+                let hit = unsafe memchr(base + offset, Int32(UInt8(ascii: ".")), buffer.count - offset)
+            {
+                let position = unsafe base.distance(to: UnsafeRawPointer(hit))
+                if found.count == 0 { found.first = position } else if found.count == 1 { found.second = position }
+                found.count += 1
+                offset = position + 1
             }
+            return found
         }
-        return found
     }
 }
