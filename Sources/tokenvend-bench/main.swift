@@ -1,5 +1,5 @@
 // Micro-benchmarks for the JWT hot paths: `swift build -c release --product tokenvend-bench` then run it.
-// Prints nanoseconds per operation (best of several rounds) for raw HMAC-SHA512, HS512 sign and HS512 verify.
+// Prints nanoseconds per operation (best of 20 rounds of 50 000) for raw HMAC-SHA512, HS512 sign and HS512 verify.
 import COpenSSL
 import Dispatch
 import FoundationEssentials
@@ -7,7 +7,7 @@ import JWT
 
 /// Runs `body` `iterations` times per round and returns the best round's nanoseconds per call.
 /// With an argument, only benchmarks whose name contains it run (e.g. `tokenvend-bench verify`).
-func measure(_ name: String, iterations: Int = 200_000, rounds: Int = 5, _ body: () throws -> Void) rethrows {
+func measure(_ name: String, iterations: Int = 50_000, rounds: Int = 20, _ body: () throws -> Void) rethrows {
     if CommandLine.arguments.count > 1, !name.contains(CommandLine.arguments[1]) { return }
     var best = Double.infinity
     for _ in 0..<rounds {
