@@ -1,10 +1,31 @@
 import ArgumentParser
+import Foundation
 
+/// The one executable: the server (`serve`), operator tools (`users`, `keys`, `jwt`, `healthcheck`) and the
+/// command-line client (`login`, `token`, `logout`).
 @main
 struct TokenvendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tokenvend",
         abstract: "Vends short-lived tokens to apps: accounts, sessions, Moss and Bloomreach tokens.",
-        subcommands: [LoginCommand.self, TokenCommand.self, LogoutCommand.self]
+        subcommands: [
+            KeysCommand.self, JWTCommand.self, LoginCommand.self, TokenCommand.self, LogoutCommand.self,
+        ]
     )
+
+    /// Runs the command; usage errors exit 2 (API.md), not ArgumentParser's 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            exit(withError: ExitCode(2))
+        }
+    }
 }
