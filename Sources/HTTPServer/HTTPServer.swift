@@ -139,3 +139,17 @@ public final class HTTPServer: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 }
+
+extension HTTPServer {
+    /// Open connections over all loops, counted on each loop's thread (for tests and metrics).
+    func openConnectionCount() async -> Int {
+        let loops = state.withLock { $0.loops }
+        var total = 0
+        for loop in loops {
+            total += await withCheckedContinuation { continuation in
+                loop.post { continuation.resume(returning: loop.connectionCount) }
+            }
+        }
+        return total
+    }
+}

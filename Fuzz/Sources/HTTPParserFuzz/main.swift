@@ -2,6 +2,10 @@
 // parts, and parsed to the end; any crash, trap or sanitizer report is a finding.
 import HTTPServer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @_silgen_name("LLVMFuzzerRunDriver")
 func runFuzzerDriver(
     _ argc: UnsafeMutablePointer<Int32>,
