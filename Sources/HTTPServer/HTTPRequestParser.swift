@@ -185,7 +185,7 @@ public struct HTTPRequestParser: Sendable {
             state = .chunkSize
         } else if let length = head.contentLength, length > 0 {
             guard length <= limits.maxBodyBytes else { throw .payloadTooLarge }
-            body.reserveCapacity(length)
+            body.reserveCapacity(min(length, 1024))  // grow with arriving bytes: slow bodies stay cheap
             state = .fixedBody(remaining: length)
         } else {
             state = .endOfRequest

@@ -1,5 +1,6 @@
 // A minimal server for load tests: GET /healthz, POST /echo (JSON). Usage: healthz-server [--port N]
-// [--max-connections N] [--loops N]; LOG_LEVEL (default warning) sets the access-log level.
+// [--max-connections N] [--loops N]
+// [--header-timeout S] [--body-timeout S]; LOG_LEVEL (default warning) sets the access-log level.
 import HTTPServer
 import Logging
 
@@ -15,8 +16,12 @@ while let argument = arguments.next() {
     case ("--port", let value?): configuration.port = value
     case ("--max-connections", let value?): configuration.maxConnections = value
     case ("--loops", let value?): configuration.eventLoopCount = value
+    case ("--header-timeout", let value?): configuration.headerTimeout = .seconds(value)
+    case ("--body-timeout", let value?): configuration.bodyIdleTimeout = .seconds(value)
     default:
-        print("usage: healthz-server [--port N] [--max-connections N] [--loops N]")
+        print(
+            "usage: healthz-server [--port N] [--max-connections N] [--loops N] [--header-timeout S] [--body-timeout S]"
+        )
         exit(2)
     }
 }
