@@ -45,7 +45,8 @@ final class Connection: @unchecked Sendable {
 
     /// The time this connection started waiting for a head or idling; nil when it is mid-request.
     var displacementRank: UInt64? {
-        guard !closed, !awaitingHandler, pendingOutput == 0, lingerDeadline == nil else { return nil }
+        if lingerDeadline != nil { return 0 }  // already answered and closing: the cheapest to drop
+        guard !closed, !awaitingHandler, pendingOutput == 0 else { return nil }
         return machine.waitingSince
     }
 

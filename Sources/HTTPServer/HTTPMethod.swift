@@ -19,6 +19,8 @@ public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
 
 /// The protocol version of a request: HTTP/1.0 or HTTP/1.1 (other 1.x minors are treated as 1.1).
 public enum HTTPVersion: Sendable, Hashable {
+    /// HTTP/1.0: the server closes the connection after the response.
     case http1_0
+    /// HTTP/1.1 (and any later 1.x minor version).
     case http1_1
 }

@@ -57,6 +57,8 @@ extension HTTPRequestParser {
             p[i + 4] == 0x2F, p[i + 5] >= 0x30, p[i + 5] <= 0x39, p[i + 6] == 0x2E, p[i + 7] >= 0x30,
             p[i + 7] <= 0x39, p[i + 8] == .cr, p[i + 9] == .lf
         else { throw .malformed("invalid HTTP version") }
+        // The same bound the incremental check applies before the line is complete, so feeding never matters.
+        guard i + 9 < limits.maxTargetBytes + 64 else { throw .uriTooLong }
         guard p[i + 5] == 0x31 else { throw .unsupportedVersion }
         let version: HTTPVersion = p[i + 7] == 0x30 ? .http1_0 : .http1_1
         i += 10

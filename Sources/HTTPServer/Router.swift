@@ -19,14 +19,19 @@ public struct Router: Sendable {
 
     /// A handler of either flavour.
     public enum Handler: Sendable {
+        /// Runs inline on the connection's event loop.
         case sync(SyncHandler)
+        /// Runs in a `Task`; reading pauses on that connection until its response is queued.
         case async(AsyncHandler)
     }
 
     /// What `match` found.
     public enum Match: Sendable {
+        /// A route matched; `parameters` holds the captured path segments.
         case handler(Handler, parameters: [String: String])
+        /// The path exists but not for this method; `allow` lists the methods that do (for `Allow`).
         case methodNotAllowed(allow: [HTTPMethod])
+        /// No route has this path.
         case notFound
     }
 
