@@ -3,15 +3,15 @@ import Logging
 extension Connection {
     /// Routes a complete request and runs its handler inline (sync) or in a Task (async).
     func dispatch(head: HTTPRequestHead, body: [UInt8], trailers: HTTPHeaders) {
-        let shared = loop.shared
+        let loop = self.loop
         let requestID: String
         if let supplied = head.headers["X-Request-Id"], RequestIDGenerator.isSane(supplied) {
             requestID = supplied
         } else {
             requestID = loop.requestIDs.next()
         }
-        let context = RequestContext(requestID: requestID, logger: shared.logger)
-        switch shared.router.match(head.method, path: head.path) {
+        let context = RequestContext(requestID: requestID, logger: loop.logger)
+        switch loop.router.match(head.method, path: head.path) {
         case .handler(let handler, let parameters):
             let request = HTTPRequest(
                 head: head, body: body, trailers: trailers, parameters: parameters, remoteAddress: remoteAddress,
@@ -27,7 +27,6 @@ extension Connection {
                 finish(response, head: head, context: context)
             case .async(let handler):
                 awaitingHandler = true
-                let loop = self.loop
                 Task {
                     let response: HTTPResponse
                     do {
@@ -98,7 +97,7 @@ extension Connection {
     private func logAccess(
         method: String, path: String, status: HTTPStatus, requestID: String, metadata: Logger.Metadata
     ) {
-        let logger = loop.shared.logger
+        let logger = loop.logger
         guard logger.logLevel <= .info else { return }
         let micros = (loop.now &- headStartedAt) / 1000
         var fields: Logger.Metadata = [

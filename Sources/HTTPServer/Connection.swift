@@ -14,7 +14,9 @@ final class Connection: @unchecked Sendable {
     static let readEvents = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
 
     let fd: Int32
-    unowned let loop: EventLoop
+    /// The loop outlives its connections (the server keeps every loop for its lifetime, and a connection
+    /// touches its loop only on the loop's thread), so no reference counting is needed on this hot path.
+    unowned(unsafe) let loop: EventLoop
     let remoteAddress: String
     var parser: HTTPRequestParser
     var machine: ConnectionStateMachine
@@ -59,7 +61,11 @@ final class Connection: @unchecked Sendable {
             close()
             return
         }
-        if events & EPOLLOUT.rawValue != 0 { flush() }
+        if events & EPOLLOUT.rawValue != 0 {
+            flush()
+            // Output drained below the limit: answer pipelined requests that were waiting in the buffer.
+            if !closed && !awaitingHandler && parser.bufferedByteCount > 0 { drive() }
+        }
         if !closed && events & (EPOLLIN.rawValue | EPOLLRDHUP.rawValue) != 0 { readAvailable() }
     }
 
@@ -99,7 +105,7 @@ final class Connection: @unchecked Sendable {
     }
 
     func processRequests() {
-        let maxOutput = loop.shared.configuration.maxOutputBufferBytes
+        let maxOutput = loop.maxOutputBufferBytes
         while !closeAfterWrite && !awaitingHandler && pendingOutput < maxOutput {
             let event: HTTPRequestParser.Event?
             do {
@@ -196,7 +202,7 @@ final class Connection: @unchecked Sendable {
 
     func updateInterest() {
         guard !closed else { return }
-        let maxOutput = loop.shared.configuration.maxOutputBufferBytes
+        let maxOutput = loop.maxOutputBufferBytes
         let wantsRead =
             lingerDeadline != nil
             || (!peerClosedInput && !awaitingHandler && !closeAfterWrite && pendingOutput < maxOutput)

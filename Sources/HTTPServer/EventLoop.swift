@@ -14,6 +14,10 @@ import Synchronization
 /// which appends to the `Mutex`-protected inbox and wakes the loop through an eventfd.
 final class EventLoop: @unchecked Sendable {
     let shared: ServerShared
+    /// Hot copies of `shared` fields, so the request path does not copy (and retain) the whole struct.
+    let router: Router
+    let logger: Logger
+    let maxOutputBufferBytes: Int
     let epoll: Int32
     let wakeDescriptor: Int32
     private let inbox = Mutex<[@Sendable () -> Void]>([])
@@ -35,6 +39,9 @@ final class EventLoop: @unchecked Sendable {
 
     init(shared: ServerShared, listener: Int32, connectionLimit: Int) throws(HTTPServerError) {
         self.shared = shared
+        self.router = shared.router
+        self.logger = shared.logger
+        self.maxOutputBufferBytes = shared.configuration.maxOutputBufferBytes
         self.listener = listener
         self.connectionLimit = connectionLimit
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))

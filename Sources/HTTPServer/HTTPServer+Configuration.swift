@@ -25,7 +25,8 @@ extension HTTPServer {
         /// Longest time pending output may make no progress before the connection is closed. Default: 10 s.
         public var writeTimeout: Duration
         /// Output bytes a connection may hold before it stops reading (and so stops answering pipelined
-        /// requests) until the client reads. Default: 262144.
+        /// requests) until the client reads; with the write timeout this bounds what a client that never
+        /// reads can cost. One response may exceed it. Default: 16384.
         public var maxOutputBufferBytes: Int
         /// Grace period `run()` gives in-flight requests on SIGTERM/SIGINT. Default: 10 s.
         public var shutdownGrace: Duration
@@ -38,7 +39,7 @@ extension HTTPServer {
             host: String = "127.0.0.1", port: Int = 8080, maxConnections: Int = 10000, maxHeaderBytes: Int = 16384,
             maxTargetBytes: Int = 8192, maxBodyBytes: Int = 65536, headerTimeout: Duration = .seconds(10),
             bodyIdleTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
-            writeTimeout: Duration = .seconds(10), maxOutputBufferBytes: Int = 262144,
+            writeTimeout: Duration = .seconds(10), maxOutputBufferBytes: Int = 16384,
             shutdownGrace: Duration = .seconds(10), eventLoopCount: Int? = nil
         ) {
             self.host = host

@@ -99,3 +99,29 @@ import Testing
         #expect(ParserFixture.error(text, limits: .init(maxBodyBytes: 10)) == .payloadTooLarge)
     }
 }
+
+@Suite struct ParserFeedingInvarianceTests {
+    static let inputs: [String] = [
+        String(repeating: "M", count: 150) + " /short HTTP/1.1\r\nHost: a\r\n\r\n",
+        "GET /" + String(repeating: "a", count: 120) + " HTTP/1.1\r\nHost: a\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\nT: 1\r\n\r\n",
+        "\r\n\r\nGET / HTTP/1.0\r\n\r\nGET /x HTTP/1.1\r\nHost: b\r\nContent-Length: 3\r\n\r\nabc",
+    ]
+
+    /// The property the fuzz target checks: how bytes are split never changes what is parsed.
+    @Test("feeding whole or byte by byte gives the same events and the same failure", arguments: inputs)
+    func sameResult(text: String) {
+        let limits = HTTPRequestParser.Limits(maxHeaderBytes: 512, maxTargetBytes: 128, maxBodyBytes: 1024)
+        let bytes = ParserFixture.bytes(text)
+        let whole = Result { () throws(HTTPServerError) in
+            try ParserFixture.feed(bytes, chunkSize: bytes.count, limits: limits)
+        }
+        let pieces = Result { () throws(HTTPServerError) in try ParserFixture.feed(bytes, chunkSize: 1, limits: limits)
+        }
+        switch (whole, pieces) {
+        case (.success(let a), .success(let b)): #expect(a == b)
+        case (.failure, .failure): break
+        default: Issue.record("whole: \(whole), pieces: \(pieces)")
+        }
+    }
+}
