@@ -21,8 +21,9 @@ private func recordSignal(_ number: Int32) {
 /// with status 1.
 ///
 /// A `sigaction` handler writes to an eventfd that a `DispatchSource` read source watches (the self-pipe
-/// pattern). Linux libdispatch's own signal sources read a signalfd, which misses signals delivered to
-/// threads that do not block them — and the event loops' Dispatch threads exist before this is installed.
+/// pattern). Linux libdispatch's own signal sources read a signalfd, which only sees a signal reliably when
+/// every thread blocks it — and the event loops' Dispatch threads exist before this is installed. A handler
+/// that writes to a descriptor works whichever thread the kernel picks.
 ///
 /// `source` is immutable after init and DispatchSource is thread-safe, hence `@unchecked Sendable`.
 public final class ShutdownSignals: @unchecked Sendable {
