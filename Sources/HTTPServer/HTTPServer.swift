@@ -141,8 +141,8 @@ public final class HTTPServer: Sendable {
 }
 
 extension HTTPServer {
-    /// Open connections over all loops, counted on each loop's thread (for tests and metrics).
-    func openConnectionCount() async -> Int {
+    /// Open connections over all loops, counted on each loop's thread (for metrics and tests); 0 before start.
+    public func openConnectionCount() async -> Int {
         let loops = state.withLock { $0.loops }
         var total = 0
         for loop in loops {
