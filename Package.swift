@@ -34,11 +34,13 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Linux headers the Glibc module leaves out (epoll, eventfd), for HTTPServer's event loops.
+        .systemLibrary(name: "CHTTPServerLinux"),
 
         .target(name: "JWT", dependencies: ["COpenSSL"], swiftSettings: wrapperSettings),
         .target(
             name: "HTTPServer",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["CHTTPServerLinux", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: wrapperSettings),

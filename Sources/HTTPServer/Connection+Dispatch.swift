@@ -1,0 +1,111 @@
+import Logging
+
+extension Connection {
+    /// Routes a complete request and runs its handler inline (sync) or in a Task (async).
+    func dispatch(head: HTTPRequestHead, body: [UInt8], trailers: HTTPHeaders) {
+        let loop = self.loop
+        let requestID: String
+        if let supplied = head.headers["X-Request-Id"], RequestIDGenerator.isSane(supplied) {
+            requestID = supplied
+        } else {
+            requestID = loop.requestIDs.next()
+        }
+        let context = RequestContext(requestID: requestID, logger: loop.logger)
+        switch loop.router.match(head.method, path: head.path) {
+        case .handler(let handler, let parameters):
+            let request = HTTPRequest(
+                head: head, body: body, trailers: trailers, parameters: parameters, remoteAddress: remoteAddress,
+                requestID: requestID)
+            switch handler {
+            case .sync(let handler):
+                let response: HTTPResponse
+                do {
+                    response = try handler(request, context)
+                } catch {
+                    response = Self.errorResponse(error, context: context)
+                }
+                finish(response, head: head, context: context)
+            case .async(let handler):
+                awaitingHandler = true
+                Task {
+                    let response: HTTPResponse
+                    do {
+                        response = try await handler(request, context)
+                    } catch {
+                        response = Self.errorResponse(error, context: context)
+                    }
+                    loop.post { self.handlerCompleted(response, head: head, context: context) }
+                }
+            }
+        case .methodNotAllowed(let allow):
+            let headers: HTTPHeaders = ["Allow": allow.map(\.rawValue).joined(separator: ", ")]
+            finish(
+                .error(
+                    status: .methodNotAllowed, code: "method_not_allowed",
+                    message: "The method is not allowed for this resource.", headers: headers),
+                head: head, context: context)
+        case .notFound:
+            finish(
+                .error(status: .notFound, code: "not_found", message: "No such resource."), head: head,
+                context: context)
+        }
+    }
+
+    private func handlerCompleted(_ response: HTTPResponse, head: HTTPRequestHead, context: RequestContext) {
+        guard !closed else { return }
+        awaitingHandler = false
+        finish(response, head: head, context: context)
+        if peerClosedInput { closeAfterWrite = true }
+        drive()
+    }
+
+    static func errorResponse(_ error: any Error, context: RequestContext) -> HTTPResponse {
+        if !(error is any HTTPResponseError) {
+            context.logger.error("handler failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
+        return .error(for: error)
+    }
+
+    /// Serializes a response into the output buffer and writes the access-log line.
+    func finish(_ response: HTTPResponse, head: HTTPRequestHead, context: RequestContext) {
+        let keepAlive = head.keepAlive && loop.drainDeadline == nil && !peerClosedInput
+        ResponseSerializer.append(
+            response, to: &output, requestID: context.requestID, date: loop.currentDate, keepAlive: keepAlive,
+            omitBody: head.method == .head)
+        logAccess(
+            method: head.method.rawValue, path: head.path, status: response.status, requestID: context.requestID,
+            metadata: context.accessLogMetadata)
+        if !keepAlive { closeAfterWrite = true }
+        machine.responseQueued(now: loop.now, bufferedBytes: parser.bufferedByteCount > 0)
+    }
+
+    /// Answers a request the parser (or a timeout) rejected, then closes: its remaining bytes are never parsed.
+    func reject(_ error: HTTPServerError) {
+        let head = parser.currentHead ?? pendingHead
+        if head == nil { headStartedAt = loop.now }
+        let requestID = loop.requestIDs.next()
+        ResponseSerializer.append(
+            .error(for: error), to: &output, requestID: requestID, date: loop.currentDate, keepAlive: false,
+            omitBody: false)
+        logAccess(
+            method: head?.method.rawValue ?? "-", path: head?.path ?? "-", status: error.status,
+            requestID: requestID, metadata: [:])
+        closeAfterWrite = true
+        lingerAfterWrite = true
+    }
+
+    private func logAccess(
+        method: String, path: String, status: HTTPStatus, requestID: String, metadata: Logger.Metadata
+    ) {
+        let logger = loop.logger
+        guard logger.logLevel <= .info else { return }
+        let micros = (loop.now &- headStartedAt) / 1000
+        var fields: Logger.Metadata = [
+            "request.id": .string(requestID), "http.method": .string(method), "http.path": .string(path),
+            "http.status": .stringConvertible(status.code),
+            "http.duration_ms": .stringConvertible(Double(micros) / 1000),
+        ]
+        fields.merge(metadata) { current, _ in current }
+        logger.info("request", metadata: fields)
+    }
+}

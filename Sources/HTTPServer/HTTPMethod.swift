@@ -1,0 +1,26 @@
+/// A request method token (RFC 9110 §9). Any token is accepted by the parser; the router matches exactly.
+public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
+    /// The method as sent, case-sensitive (RFC 9110 §9.1).
+    public let rawValue: String
+
+    /// Creates a method from its token.
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    public static let get = HTTPMethod("GET")
+    public static let head = HTTPMethod("HEAD")
+    public static let post = HTTPMethod("POST")
+    public static let put = HTTPMethod("PUT")
+    public static let patch = HTTPMethod("PATCH")
+    public static let delete = HTTPMethod("DELETE")
+    public static let options = HTTPMethod("OPTIONS")
+}
+
+/// The protocol version of a request: HTTP/1.0 or HTTP/1.1 (other 1.x minors are treated as 1.1).
+public enum HTTPVersion: Sendable, Hashable {
+    /// HTTP/1.0: the server closes the connection after the response.
+    case http1_0
+    /// HTTP/1.1 (and any later 1.x minor version).
+    case http1_1
+}

@@ -1,0 +1,84 @@
+extension HTTPRequestParser {
+    /// The longest chunk-size line (size and extensions) accepted.
+    static let maxChunkLineBytes = 4096
+
+    /// Parses one chunk-size line (RFC 9112 §7.1); returns false when the line is not complete yet.
+    mutating func parseChunkSize() throws(HTTPServerError) -> Bool {
+        let start = readIndex
+        let window = min(buffer.count, start + Self.maxChunkLineBytes)
+        guard let lf = buffer[start..<window].firstIndex(of: .lf) else {
+            if buffer.count - start >= Self.maxChunkLineBytes { throw .malformed("chunk line too long") }
+            return false
+        }
+        guard lf > start && buffer[lf - 1] == .cr else { throw .malformed("chunk line without CRLF") }
+        var size = 0
+        var index = start
+        while index < lf - 1, let digit = Self.hexValue(buffer[index]) {
+            guard index - start < 15 else { throw .malformed("chunk size too large") }
+            size = size << 4 | digit
+            index += 1
+        }
+        guard index > start else { throw .malformed("invalid chunk size") }
+        // Chunk extensions are ignored but must be well formed enough: BWS ";" and visible characters only.
+        while index < lf - 1 && (buffer[index] == .space || buffer[index] == .tab) { index += 1 }
+        if index < lf - 1 {
+            guard buffer[index] == UInt8(ascii: ";") else { throw .malformed("invalid chunk size") }
+            for byte in buffer[index..<(lf - 1)] where !byte.isFieldValueCharacter {
+                throw .malformed("invalid chunk extension")
+            }
+        }
+        readIndex = lf + 1
+        if size == 0 {
+            state = .trailers(scanFrom: readIndex)
+        } else {
+            guard body.count + size <= limits.maxBodyBytes else { throw .payloadTooLarge }
+            state = .chunkData(remaining: size)
+        }
+        return true
+    }
+
+    /// Parses the trailer section after the last chunk; returns false when it is not complete yet.
+    mutating func parseTrailersIfComplete(scanFrom: Int) throws(HTTPServerError) -> Bool {
+        let start = readIndex
+        let count = buffer.count
+        guard count - start >= 2 else { return false }
+        if buffer[start] == .cr {
+            guard buffer[start + 1] == .lf else { throw .malformed("bare CR") }
+            readIndex += 2
+            return true
+        }
+        let end: Int? = buffer.withUnsafeBufferPointer { p in
+            var i = max(scanFrom, start + 3)
+            while i < count {
+                if p[i] == .lf && p[i - 1] == .cr && p[i - 2] == .lf && p[i - 3] == .cr { return i + 1 }
+                i += 1
+            }
+            return nil
+        }
+        guard let end else {
+            if count - start > limits.maxHeaderBytes { throw .headerTooLarge }
+            state = .trailers(scanFrom: count)
+            return false
+        }
+        guard end - start <= limits.maxHeaderBytes else { throw .headerTooLarge }
+        var fields = HTTPHeaders()
+        try buffer.withUnsafeBufferPointer { p throws(HTTPServerError) in
+            let section = UnsafeBufferPointer(rebasing: p[start..<end])
+            try Self.parseFields(section, from: 0) { name, value throws(HTTPServerError) in
+                fields.add(name: Self.string(section, name), value: Self.string(section, value))
+            }
+        }
+        trailers = fields
+        readIndex = end
+        return true
+    }
+
+    static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x30...0x39: Int(byte - 0x30)
+        case 0x41...0x46: Int(byte - 0x41 + 10)
+        case 0x61...0x66: Int(byte - 0x61 + 10)
+        default: nil
+        }
+    }
+}

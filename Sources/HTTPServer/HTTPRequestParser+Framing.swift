@@ -1,0 +1,90 @@
+extension HTTPRequestParser {
+    /// The framing-relevant header fields seen so far in one header section (RFC 9112 §6).
+    struct Framing {
+        var hostCount = 0
+        var contentLength: Int?
+        var transferEncodingSeen = false
+        var codings = 0
+        var unknownCoding = false
+        var chunkedNotLast = false
+        var connectionClose = false
+        var expectsContinue = false
+
+        var isChunked: Bool { transferEncodingSeen }
+
+        mutating func note(_ p: UnsafeBufferPointer<UInt8>, name: Range<Int>, value: Range<Int>)
+            throws(HTTPServerError)
+        {
+            switch name.count {
+            case 4 where equalsLowercase(p, name, "host"):
+                hostCount += 1
+            case 6 where equalsLowercase(p, name, "expect"):
+                expectsContinue = equalsLowercase(p, value, "100-continue")
+            case 10 where equalsLowercase(p, name, "connection"):
+                forEachListElement(p, value) { element in
+                    if equalsLowercase(p, element, "close") { connectionClose = true }
+                }
+            case 14 where equalsLowercase(p, name, "content-length"):
+                // RFC 9112 §6.3: an invalid or conflicting length is unrecoverable; reject lists outright.
+                guard (1...18).contains(value.count) else { throw .malformed("invalid Content-Length") }
+                var length = 0
+                for index in value {
+                    guard p[index] >= 0x30 && p[index] <= 0x39 else { throw .malformed("invalid Content-Length") }
+                    length = length * 10 + Int(p[index] - 0x30)
+                }
+                if let contentLength, contentLength != length { throw .malformed("conflicting Content-Length") }
+                contentLength = length
+            case 17 where equalsLowercase(p, name, "transfer-encoding"):
+                transferEncodingSeen = true
+                forEachListElement(p, value) { element in
+                    if codings > 0 && !unknownCoding { chunkedNotLast = true }
+                    codings += 1
+                    if !equalsLowercase(p, element, "chunked") { unknownCoding = true }
+                }
+            default:
+                break
+            }
+        }
+
+        func validate(version: HTTPVersion) throws(HTTPServerError) {
+            // RFC 9112 §3.2: 400 for an HTTP/1.1 request without Host, or with more than one.
+            if hostCount > 1 { throw .malformed("duplicate Host") }
+            if hostCount == 0 && version == .http1_1 { throw .malformed("missing Host") }
+            guard transferEncodingSeen else { return }
+            // RFC 9112 §6.1: both framings at once is a smuggling attempt; close after answering.
+            if contentLength != nil { throw .malformed("both Content-Length and Transfer-Encoding") }
+            if version == .http1_0 { throw .malformed("Transfer-Encoding in HTTP/1.0") }
+            if unknownCoding { throw .unsupportedTransferCoding }
+            if codings != 1 || chunkedNotLast { throw .malformed("chunked applied more than once") }
+        }
+
+        /// Calls `body` with each non-empty element of a comma-separated list, trimmed of OWS.
+        func forEachListElement(
+            _ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Range<Int>) -> Void
+        ) {
+            var start = range.lowerBound
+            while start < range.upperBound {
+                var end = start
+                while end < range.upperBound && p[end] != UInt8(ascii: ",") { end += 1 }
+                var lower = start
+                var upper = end
+                while lower < upper && (p[lower] == .space || p[lower] == .tab) { lower += 1 }
+                while upper > lower && (p[upper - 1] == .space || p[upper - 1] == .tab) { upper -= 1 }
+                if lower < upper { body(lower..<upper) }
+                start = end + 1
+            }
+        }
+
+        func equalsLowercase(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ lowercase: StaticString) -> Bool {
+            guard range.count == lowercase.utf8CodeUnitCount else { return false }
+            let bytes = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+            var index = range.lowerBound
+            for byte in bytes {
+                let b = p[index]
+                guard b == byte || (b >= 0x41 && b <= 0x5A && b | 0x20 == byte) else { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Writes responses straight into a connection's output buffer (RFC 9112 §4, §6).
+enum ResponseSerializer {
+    static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    static func append(
+        _ response: HTTPResponse, to output: inout [UInt8], requestID: String, date: [UInt8], keepAlive: Bool,
+        omitBody: Bool
+    ) {
+        let code = response.status.code
+        output.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(code, to: &output)
+        output.append(.space)
+        output.append(contentsOf: response.status.reasonPhrase.utf8)
+        output.append(contentsOf: "\r\n".utf8)
+        for field in response.headers.fields {
+            output.append(contentsOf: field.name.utf8)
+            output.append(contentsOf: ": ".utf8)
+            output.append(contentsOf: field.value.utf8)
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        // RFC 9110 §8.6: no Content-Length in 1xx and 204 responses; 304 omits it here too.
+        if code >= 200 && code != 204 && code != 304 {
+            output.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(response.body.count, to: &output)
+            output.append(contentsOf: "\r\n".utf8)
+        }
+        output.append(contentsOf: "Date: ".utf8)
+        output.append(contentsOf: date)
+        output.append(contentsOf: "\r\nX-Request-Id: ".utf8)
+        output.append(contentsOf: requestID.utf8)
+        output.append(contentsOf: keepAlive ? "\r\n\r\n".utf8 : "\r\nConnection: close\r\n\r\n".utf8)
+        if !omitBody && code >= 200 && code != 204 && code != 304 { output.append(contentsOf: response.body) }
+    }
+
+    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        guard value >= 10 else {
+            output.append(UInt8(truncatingIfNeeded: 0x30 + max(0, value)))
+            return
+        }
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var remaining = value
+            var index = buffer.count
+            while remaining > 0 {
+                index -= 1
+                buffer[index] = UInt8(truncatingIfNeeded: 0x30 + remaining % 10)
+                remaining /= 10
+            }
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
+    }
+
+    /// An IMF-fixdate (RFC 9110 §5.6.7) for `seconds` since the epoch.
+    static func httpDate(_ seconds: Int) -> [UInt8] {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let text =
+            "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) "
+            + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        return Array(text.utf8)
+    }
+}

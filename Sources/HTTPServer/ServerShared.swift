@@ -1,0 +1,9 @@
+import Logging
+
+/// What every event loop reads and nobody changes after start.
+struct ServerShared: Sendable {
+    let configuration: HTTPServer.Configuration
+    let router: Router
+    let logger: Logger
+    let parserLimits: HTTPRequestParser.Limits
+}

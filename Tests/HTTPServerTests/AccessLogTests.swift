@@ -1,0 +1,53 @@
+import Logging
+import Synchronization
+import Testing
+
+@testable import HTTPServer
+
+/// Keeps every record it is given; records are guarded by a `Mutex`.
+final class CapturingLogHandler: LogHandler, Sendable {
+    let records = Mutex<[(message: String, metadata: Logger.Metadata)]>([])
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
+    var logLevel: Logger.Level {
+        get { .info }
+        set {}
+    }
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { nil }
+        set {}
+    }
+    func log(event: LogEvent) {
+        records.withLock { $0.append((event.message.description, event.metadata ?? [:])) }
+    }
+}
+
+@Suite(.tags(.integration), .timeLimit(.minutes(1))) struct AccessLogTests {
+    @Test("writes one access line per request with id, method, path without query, status, duration, user.id")
+    func accessLine() async throws {
+        let handler = CapturingLogHandler()
+        let logger = Logger(label: "access") { _ in handler }
+        let server = HTTPServer(
+            configuration: .init(port: 0), router: TestRoutes.router(), logger: logger)
+        let port = try server.start()
+        let responses = try await offPool {
+            let client = try TestClient(port: port)
+            try client.send("GET /healthz?x=1 HTTP/1.1\r\nHost: t\r\nX-Request-Id: r-1\r\n\r\n")
+            try client.send("GET /slow HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            return [try client.readResponse()?.status, try client.readResponse()?.status]
+        }
+        await server.shutdown(gracePeriod: .seconds(1))
+        #expect(responses == [200, 200])
+        let lines = handler.records.withLock { $0 }.filter { $0.message == "request" }
+        #expect(lines.count == 2)
+        let first = try #require(lines.first?.metadata)
+        #expect(first["request.id"] == "r-1")
+        #expect(first["http.method"] == "GET")
+        #expect(first["http.path"] == "/healthz")
+        #expect(first["http.status"]?.description == "200")
+        #expect(first["http.duration_ms"] != nil)
+        #expect(lines.last?.metadata["user.id"] == "u1")
+    }
+}

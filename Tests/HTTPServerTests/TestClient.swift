@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension Tag {
+    @Tag static var integration: Self
+}
+
+/// A response as the test client read it.
+struct TestResponse: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: String
+}
+
+enum TestClientError: Error { case connect(Int32), send(Int32), malformed(String), timedOut }
+
+/// A blocking raw-socket HTTP/1.1 client for end-to-end tests; reads time out after 5 s.
+/// Used by one test, from one thread at a time (handed to `offPool` and awaited), hence `@unchecked Sendable`.
+final class TestClient: @unchecked Sendable {
+    let fd: Int32
+    var buffer: [UInt8] = []
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let error = errno
+            Glibc.close(fd)
+            throw TestClientError.connect(error)
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw TestClientError.send(errno) }
+            offset += n
+        }
+    }
+
+    /// Reads more bytes; false on EOF or reset.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n > 0 {
+            buffer.append(contentsOf: chunk[0..<n])
+            return true
+        }
+        if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw TestClientError.timedOut }
+        return false
+    }
+
+    /// Reads one response (its body framed by Content-Length); nil if the server closed first.
+    func readResponse() throws -> TestResponse? {
+        while true {
+            if let response = try parseBuffered() { return response }
+            guard try fill() else { return nil }
+        }
+    }
+
+    /// Waits for the server to close the connection, discarding data; false on timeout.
+    func waitForClose() -> Bool {
+        do {
+            while try fill() { buffer.removeAll() }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private func parseBuffered() throws -> TestResponse? {
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        guard let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) else { return nil }
+        let head = String(decoding: buffer[..<end], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw TestClientError.malformed(head) }
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { throw TestClientError.malformed(line) }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        let length = status < 200 || status == 204 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+        guard buffer.count >= end + 4 + length else { return nil }
+        let body = String(decoding: buffer[(end + 4)..<(end + 4 + length)], as: UTF8.self)
+        buffer.removeFirst(end + 4 + length)
+        return TestResponse(status: status, headers: headers, body: body)
+    }
+}
