@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    public import FoundationEssentials
+    import FoundationEssentials
 #else
-    public import Foundation
+    import Foundation
 #endif
 
 /// A response a handler returns. The server adds `Content-Length`, `Date`, `X-Request-Id` and, when it closes
