@@ -12,7 +12,8 @@ extension Connection {
         }
         let context = RequestContext(requestID: requestID, logger: loop.logger)
         switch loop.router.match(head.method, path: head.path) {
-        case .handler(let handler, let parameters):
+        case .handler(let handler, let parameters, let route):
+            context.route = route
             let request = HTTPRequest(
                 head: head, body: body, trailers: trailers, parameters: parameters, remoteAddress: remoteAddress,
                 requestID: requestID)
@@ -74,7 +75,7 @@ extension Connection {
             omitBody: head.method == .head)
         logAccess(
             method: head.method.rawValue, path: head.path, status: response.status, requestID: context.requestID,
-            metadata: context.accessLogMetadata)
+            metadata: context.accessLogMetadata, route: context.route)
         if !keepAlive { closeAfterWrite = true }
         machine.responseQueued(now: loop.now, bufferedBytes: parser.bufferedByteCount > 0)
     }
@@ -89,17 +90,21 @@ extension Connection {
             omitBody: false)
         logAccess(
             method: head?.method.rawValue ?? "-", path: head?.path ?? "-", status: error.status,
-            requestID: requestID, metadata: [:])
+            requestID: requestID, metadata: [:], route: nil)
         closeAfterWrite = true
         lingerAfterWrite = true
     }
 
     private func logAccess(
-        method: String, path: String, status: HTTPStatus, requestID: String, metadata: Logger.Metadata
+        method: String, path: String, status: HTTPStatus, requestID: String, metadata: Logger.Metadata,
+        route: String?
     ) {
+        let micros = (loop.now &- headStartedAt) / 1000
+        if let observer = loop.observer {
+            observer(CompletedRequest(method: method, route: route, status: status, durationMicroseconds: micros))
+        }
         let logger = loop.logger
         guard logger.logLevel <= .info else { return }
-        let micros = (loop.now &- headStartedAt) / 1000
         var fields: Logger.Metadata = [
             "request.id": .string(requestID), "http.method": .string(method), "http.path": .string(path),
             "http.status": .stringConvertible(status.code),

@@ -17,6 +17,7 @@ final class EventLoop: @unchecked Sendable {
     /// Hot copies of `shared` fields, so the request path does not copy (and retain) the whole struct.
     let router: Router
     let logger: Logger
+    let observer: (@Sendable (CompletedRequest) -> Void)?
     let maxOutputBufferBytes: Int
     let epoll: Int32
     let wakeDescriptor: Int32
@@ -41,6 +42,7 @@ final class EventLoop: @unchecked Sendable {
         self.shared = shared
         self.router = shared.router
         self.logger = shared.logger
+        self.observer = shared.observer
         self.maxOutputBufferBytes = shared.configuration.maxOutputBufferBytes
         self.listener = listener
         self.connectionLimit = connectionLimit

@@ -37,10 +37,16 @@ public final class HTTPServer: Sendable {
     }
 
     /// Creates a server; nothing is bound until `start()`.
-    public init(configuration: Configuration = Configuration(), router: Router, logger: Logger) {
+    /// - Parameter observer: called on the connection's event loop after every response, including the
+    ///   server's own rejections (metrics); it must be quick and must not block. Default: none.
+    public init(
+        configuration: Configuration = Configuration(), router: Router, logger: Logger,
+        observer: (@Sendable (CompletedRequest) -> Void)? = nil
+    ) {
         self.configuration = configuration
         self.shared = ServerShared(
-            configuration: configuration, router: router, logger: logger, parserLimits: configuration.parserLimits)
+            configuration: configuration, router: router, logger: logger, parserLimits: configuration.parserLimits,
+            observer: observer)
     }
 
     /// The bound port once started, else nil.

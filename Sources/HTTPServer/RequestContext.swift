@@ -11,6 +11,8 @@ public final class RequestContext: @unchecked Sendable {
     public let requestID: String
     /// Metadata appended to this request's access-log line.
     public var accessLogMetadata: Logger.Metadata = [:]
+    /// The pattern of the route that matched (`/auth/sessions/:id`), nil when none did.
+    public internal(set) var route: String?
     let baseLogger: Logger
 
     init(requestID: String, logger: Logger) {

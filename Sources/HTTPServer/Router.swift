@@ -28,7 +28,7 @@ public struct Router: Sendable {
     /// What `match` found.
     public enum Match: Sendable {
         /// A route matched; `parameters` holds the captured path segments.
-        case handler(Handler, parameters: [String: String])
+        case handler(Handler, parameters: [String: String], route: String)
         /// The path exists but not for this method; `allow` lists the methods that do (for `Allow`).
         case methodNotAllowed(allow: [HTTPMethod])
         /// No route has this path.
@@ -43,7 +43,7 @@ public struct Router: Sendable {
     typealias MethodTable = [(method: HTTPMethod, handler: Handler)]
 
     var staticRoutes: [String: MethodTable] = [:]
-    var parameterRoutes: [(segments: [Segment], table: MethodTable)] = []
+    var parameterRoutes: [(segments: [Segment], pattern: String, table: MethodTable)] = []
 
     /// Creates an empty router.
     public init() {}
@@ -62,13 +62,13 @@ public struct Router: Sendable {
             precondition(!parameterRoutes[index].table.contains { $0.method == method }, "duplicate route")
             parameterRoutes[index].table.append((method, handler))
         } else {
-            parameterRoutes.append((segments, [(method, handler)]))
+            parameterRoutes.append((segments, path, [(method, handler)]))
         }
     }
 
     /// Finds the handler for a method and path.
     public func match(_ method: HTTPMethod, path: String) -> Match {
-        if let table = staticRoutes[path] { return Self.select(method, in: table, parameters: [:]) }
+        if let table = staticRoutes[path] { return Self.select(method, in: table, parameters: [:], route: path) }
         guard !parameterRoutes.isEmpty else { return .notFound }
         let parts = Self.segments(path)
         for route in parameterRoutes where route.segments.count == parts.count {
@@ -82,15 +82,21 @@ public struct Router: Sendable {
                 }
                 if !matched { break }
             }
-            if matched { return Self.select(method, in: route.table, parameters: parameters) }
+            if matched { return Self.select(method, in: route.table, parameters: parameters, route: route.pattern) }
         }
         return .notFound
     }
 
-    static func select(_ method: HTTPMethod, in table: MethodTable, parameters: [String: String]) -> Match {
-        for entry in table where entry.method == method { return .handler(entry.handler, parameters: parameters) }
+    static func select(_ method: HTTPMethod, in table: MethodTable, parameters: [String: String], route: String)
+        -> Match
+    {
+        for entry in table where entry.method == method {
+            return .handler(entry.handler, parameters: parameters, route: route)
+        }
         if method == .head {
-            for entry in table where entry.method == .get { return .handler(entry.handler, parameters: parameters) }
+            for entry in table where entry.method == .get {
+                return .handler(entry.handler, parameters: parameters, route: route)
+            }
         }
         var allow = table.map(\.method)
         if allow.contains(.get) && !allow.contains(.head) { allow.append(.head) }

@@ -6,4 +6,5 @@ struct ServerShared: Sendable {
     let router: Router
     let logger: Logger
     let parserLimits: HTTPRequestParser.Limits
+    let observer: (@Sendable (CompletedRequest) -> Void)?
 }

@@ -15,7 +15,7 @@ import Testing
 
     @Test("matches static routes and HEAD falls back to GET")
     func staticRoutes() {
-        guard case .handler(.sync, _) = router().match(.get, path: "/healthz") else {
+        guard case .handler(.sync, _, "/healthz") = router().match(.get, path: "/healthz") else {
             Issue.record("no sync handler")
             return
         }
@@ -23,7 +23,7 @@ import Testing
             Issue.record("HEAD did not fall back")
             return
         }
-        guard case .handler(.async, _) = router().match(.post, path: "/auth/login") else {
+        guard case .handler(.async, _, "/auth/login") = router().match(.post, path: "/auth/login") else {
             Issue.record("no async handler")
             return
         }
@@ -31,7 +31,9 @@ import Testing
 
     @Test("captures path parameters")
     func parameters() {
-        guard case .handler(_, let parameters) = router().match(.delete, path: "/auth/sessions/abc") else {
+        guard
+            case .handler(_, let parameters, "/auth/sessions/:id") = router().match(.delete, path: "/auth/sessions/abc")
+        else {
             Issue.record("no match")
             return
         }

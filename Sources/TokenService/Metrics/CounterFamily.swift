@@ -39,16 +39,17 @@ public final class CounterFamily: MetricFamily, Sendable {
     }
 }
 
-/// A gauge read from a closure at scrape time (queue depths, open connections).
+/// A single value read from a closure at scrape time: a gauge (queue depths) or a counter kept elsewhere.
 final class GaugeFamily: MetricFamily, Sendable {
     let name: String
     let help: String
-    var type: String { "gauge" }
+    let type: String
     private let read: @Sendable () -> Double
 
-    init(name: String, help: String, read: @escaping @Sendable () -> Double) {
+    init(name: String, help: String, type: String, read: @escaping @Sendable () -> Double) {
         self.name = name
         self.help = help
+        self.type = type
         self.read = read
     }
 

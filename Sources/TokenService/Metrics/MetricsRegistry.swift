@@ -30,7 +30,13 @@ public final class MetricsRegistry: Sendable {
 
     /// Registers a gauge whose value is read when the registry is rendered.
     public func gauge(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
-        let family = GaugeFamily(name: name, help: help, read: read)
+        let family = GaugeFamily(name: name, help: help, type: "gauge", read: read)
+        families.withLock { $0.append(family) }
+    }
+
+    /// Registers a counter kept by another component, read when the registry is rendered.
+    public func counter(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
+        let family = GaugeFamily(name: name, help: help, type: "counter", read: read)
         families.withLock { $0.append(family) }
     }
 

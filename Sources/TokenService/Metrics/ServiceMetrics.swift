@@ -1,3 +1,5 @@
+public import HTTPServer
+
 /// The metric families tokenvend exposes at `GET /metrics`, created once per server.
 public struct ServiceMetrics: Sendable {
     /// The registry the families live in; `render()` gives the `/metrics` body.
@@ -14,8 +16,6 @@ public struct ServiceMetrics: Sendable {
     public let refreshReuseDetected: CounterFamily
     /// `tokenvend_sessions_revoked_total{reason}`: `logout`, `reuse`, `user_disabled`, `revoked_by_user`.
     public let sessionsRevoked: CounterFamily
-    /// `tokenvend_moss_upstream_calls_total{result}`: `ok`, `rejected`, `failed`, `unavailable`.
-    public let mossUpstreamCalls: CounterFamily
 
     /// Creates the families in a new registry.
     public init() {
@@ -36,8 +36,12 @@ public struct ServiceMetrics: Sendable {
             "tokenvend_refresh_reuse_detected_total", help: "Spent refresh tokens presented again (session revoked).")
         sessionsRevoked = registry.counter(
             "tokenvend_sessions_revoked_total", help: "Sessions revoked by reason.", labels: ["reason"])
-        mossUpstreamCalls = registry.counter(
-            "tokenvend_moss_upstream_calls_total", help: "Calls to the Moss auth service by result.",
-            labels: ["result"])
+    }
+
+    /// Counts one finished request and its latency (the HTTP server's observer calls this for every response).
+    public func record(_ completed: CompletedRequest) {
+        let route = completed.route ?? "unmatched"
+        requests.increment(route, completed.method, String(completed.status.code))
+        requestDuration.observe(Double(completed.durationMicroseconds) / 1_000_000, labels: [route])
     }
 }

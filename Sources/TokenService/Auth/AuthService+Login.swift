@@ -1,0 +1,86 @@
+import AuthAPI
+import HTTPServer
+import Logging
+import PasswordHash
+import Store
+
+extension AuthService {
+    /// `POST /auth/login`: `{"email", "password"}` → 200 tokens (bearer) or cookies (cookie mode).
+    ///
+    /// Unknown emails, disabled accounts and wrong passwords answer the same 401 after the same work: the
+    /// password is verified against a dummy hash of the same cost when there is no usable account. Failures
+    /// count per account (429 beyond `rateLimit.loginFailuresPerAccount` in `rateLimit.loginWindowSeconds`);
+    /// success clears them, and a hash made with an older cost is upgraded.
+    func login(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+        do {
+            try limitAddress(request)
+        } catch {
+            metrics.logins.increment("rate_limited")
+            throw error
+        }
+        let strategy = try Self.strategy(of: request)
+        let body = try JSONRequestBody(request, allowed: ["email", "password"])
+        let rawEmail = try body.string("email")
+        let rawPassword = try body.string("password")
+        guard let email = EmailAddress(rawEmail) else {
+            throw ServiceError.invalidRequest("The email address is not valid.")
+        }
+        if case .limited(let seconds) = limits.accountFailures.check(email.value, now: monotonicSeconds()) {
+            metrics.logins.increment("rate_limited")
+            throw ServiceError.tooManyRequests(retryAfter: seconds)
+        }
+        let user: Store.User?
+        do {
+            user = try await users.find(byEmail: email.value)
+        } catch {
+            throw Self.mapStore(error)
+        }
+        // A password outside the length policy cannot match a stored hash, but it still costs one verify.
+        let password = policy.boundedPassword(rawPassword)
+        let hasher = self.hasher
+        let storedHash = user.flatMap { $0.isDisabled ? nil : $0.passwordHash }
+        let verified: Bool
+        do {
+            verified = try await hashed { () throws(PasswordHashError) -> Bool in
+                guard let password, let storedHash else { return hasher.verifyDummy(password ?? Password("")) }
+                return hasher.verify(password, against: storedHash)
+            }
+        } catch {
+            metrics.logins.increment("overloaded")
+            throw error
+        }
+        guard verified, let user, let password, let storedHash else {
+            limits.accountFailures.record(email.value, now: monotonicSeconds())
+            metrics.logins.increment("failed")
+            throw ServiceError.invalidCredentials
+        }
+        limits.accountFailures.reset(email.value)
+        context.accessLogMetadata["user.id"] = .string(user.id)
+        if hasher.needsRehash(storedHash) {
+            await upgradeHash(of: user, password: password, context: context)
+        }
+        let session: Session
+        do {
+            session = try await sessions.create(
+                userID: user.id, userAgent: request.headers["User-Agent"].map { String($0.prefix(256)) },
+                ip: request.remoteAddress, now: now(), refreshTTL: limits.refreshTTL,
+                maxLifetime: limits.sessionMaxLifetime)
+        } catch {
+            throw Self.mapStore(error)
+        }
+        metrics.logins.increment("succeeded")
+        return try tokenResponse(user: user, session: session, counter: session.counter, strategy: strategy)
+    }
+
+    /// Re-hashes with the configured cost; a failure is logged and the login goes on with the old hash.
+    private func upgradeHash(of user: Store.User, password: Password, context: RequestContext) async {
+        let hasher = self.hasher
+        do {
+            let hash = try await hashed { () throws(PasswordHashError) -> String in try hasher.hash(password) }
+            try await users.updatePasswordHash(userID: user.id, hash: hash)
+            context.logger.info("password hash upgraded to the configured cost", metadata: ["user.id": "\(user.id)"])
+        } catch {
+            context.logger.warning("password hash upgrade failed", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import AuthAPI
+import HTTPServer
+import Logging
+import Store
+
+extension AuthService {
+    /// `POST /auth/refresh`: `{"refreshToken"}` (or the refresh cookie) → 200 with a new refresh token.
+    ///
+    /// Rotation with reuse detection and a grace window (API.md): the live token rotates; its parent presented
+    /// again within `refreshToken.reuseGraceSeconds` converges on the same live token; any other reuse revokes
+    /// the session. Unknown, expired, revoked and malformed tokens share one 401 `invalid_grant` body.
+    func refresh(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+        try limitAddress(request)
+        let strategy = try Self.strategy(of: request)
+        let presented: String
+        let cookie = CookieJar.value(CookieJar.refreshCookie, in: request.headers)
+        if request.body.isEmpty, let cookie, !cookie.isEmpty {
+            presented = cookie
+        } else {
+            presented = try JSONRequestBody(request, allowed: ["refreshToken"]).string("refreshToken")
+        }
+        guard let claims = refreshTokens.decode(presented) else { throw ServiceError.invalidGrant }
+        let outcome: RotationOutcome
+        do {
+            outcome = try await sessions.rotate(
+                sessionID: claims.sessionID, presentedCounter: claims.counter, now: now(), grace: limits.reuseGrace,
+                refreshTTL: limits.refreshTTL)
+        } catch {
+            throw Self.mapStore(error)
+        }
+        switch outcome {
+        case .rotated(let session, let counter), .converged(let session, let counter):
+            let user: Store.User?
+            do {
+                user = try await users.find(byID: session.userID)
+            } catch {
+                throw Self.mapStore(error)
+            }
+            guard let user, !user.isDisabled else { throw ServiceError.invalidGrant }
+            context.accessLogMetadata["user.id"] = .string(user.id)
+            return try tokenResponse(user: user, session: session, counter: counter, strategy: strategy)
+        case .reuseDetected(let sessionID, let userID):
+            metrics.refreshReuseDetected.increment()
+            metrics.sessionsRevoked.increment("reuse")
+            context.accessLogMetadata["user.id"] = .string(userID)
+            context.logger.warning(
+                "refresh token reuse detected; session revoked", metadata: ["session.id": "\(sessionID)"])
+            throw ServiceError.invalidGrant
+        case .invalid:
+            throw ServiceError.invalidGrant
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import AuthAPI
+import HTTPServer
+import Logging
+import PasswordHash
+import Store
+
+extension AuthService {
+    /// `POST /auth/register`: `{"email", "password", "tenantId"?}` → 201 `{"user"}`.
+    func register(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+        guard limits.registrationEnabled else { throw ServiceError.registrationClosed }
+        try limitAddress(request)
+        let body = try JSONRequestBody(request, allowed: ["email", "password", "tenantId"])
+        guard let email = EmailAddress(try body.string("email")) else {
+            throw ServiceError.invalidRequest("The email address is not valid.")
+        }
+        let rawPassword = try body.string("password")
+        let tenantID = try body.optionalString("tenantId")
+        if let tenantID, tenantID.isEmpty || tenantID.utf8.count > 128 {
+            throw ServiceError.invalidRequest("tenantId must be 1 to 128 bytes.")
+        }
+        guard let password = policy.password(rawPassword) else {
+            throw ServiceError.invalidRequest(
+                "The password must be \(policy.minLength) to \(policy.maxLength) characters.")
+        }
+        let hasher = self.hasher
+        let hash = try await hashed { () throws(PasswordHashError) -> String in try hasher.hash(password) }
+        let user: Store.User
+        do {
+            user = try await users.create(email: email.value, passwordHash: hash, role: "user", tenantID: tenantID)
+        } catch .emailTaken {
+            throw ServiceError.emailTaken
+        } catch {
+            throw Self.mapStore(error)
+        }
+        context.accessLogMetadata["user.id"] = .string(user.id)
+        return try .json(status: HTTPStatus(code: 201), RegisterResponse(user: Self.wireUser(user)))
+    }
+
+    /// Runs Argon2id work on the bounded hashing pool; a full queue is 503 with `Retry-After`.
+    func hashed<T: Sendable>(_ work: @escaping @Sendable () throws(PasswordHashError) -> T) async throws -> T {
+        do {
+            return try await hashingPool.run(work)
+        } catch .overloaded {
+            throw ServiceError.unavailable("Too many password checks in progress; retry shortly.", retryAfter: 1)
+        } catch {
+            throw error
+        }
+    }
+}

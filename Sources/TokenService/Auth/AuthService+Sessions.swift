@@ -1,0 +1,52 @@
+import AuthAPI
+import HTTPServer
+import JWT
+import Logging
+import Store
+
+extension AuthService {
+    /// `GET /auth/me` → `{"sub", "email", "role", "tenantId"}` from the verified token.
+    func me(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let caller = try authenticator.authenticate(request, now: now())
+        context.accessLogMetadata["user.id"] = .string(caller.userID)
+        let body: JSONObject = [
+            "sub": .string(caller.userID), "email": .string(caller.email), "role": .string(caller.role),
+            "tenantId": caller.tenantID.map(JSONValue.string) ?? .null,
+        ]
+        return .json(bytes: body.serialized(), headers: .noStore)
+    }
+
+    /// `GET /auth/sessions` → the caller's live sessions, most recently used first.
+    func listSessions(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+        let caller = try authenticator.authenticate(request, now: now())
+        context.accessLogMetadata["user.id"] = .string(caller.userID)
+        let live: [Session]
+        do {
+            live = try await sessions.liveSessions(userID: caller.userID, now: now())
+        } catch {
+            throw Self.mapStore(error)
+        }
+        let body = live.map {
+            SessionInfo(
+                id: $0.id, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, userAgent: $0.userAgent,
+                current: $0.id == caller.sessionID)
+        }
+        return try .json(body, headers: .noStore)
+    }
+
+    /// `DELETE /auth/sessions/{id}` → 204, or 404 when it is not one of the caller's live sessions.
+    func revokeSession(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+        let caller = try authenticator.authenticate(request, now: now())
+        context.accessLogMetadata["user.id"] = .string(caller.userID)
+        let id = (request.parameters["id"] ?? "").lowercased()
+        let revoked: Int
+        do {
+            revoked = try await sessions.revoke(sessionID: id, userID: caller.userID, now: now())
+        } catch {
+            throw Self.mapStore(error)
+        }
+        guard revoked > 0 else { throw ServiceError.notFound }
+        metrics.sessionsRevoked.increment("revoked_by_user")
+        return HTTPResponse(status: HTTPStatus(code: 204))
+    }
+}

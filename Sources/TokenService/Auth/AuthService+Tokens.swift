@@ -1,0 +1,51 @@
+import AuthAPI
+import Foundation
+import HTTPServer
+import JWT
+import Store
+
+extension AuthService {
+    /// The 200 answer of login and refresh: tokens in the body (bearer) or in cookies (cookie mode), with
+    /// `Cache-Control: no-store` and `Pragma: no-cache`.
+    func tokenResponse(
+        user: Store.User, session: Session, counter: Int64, strategy: AuthStrategy, status: HTTPStatus = .ok
+    ) throws -> HTTPResponse {
+        let issued = try accessTokens.issue(for: user, sessionID: session.id, now: now())
+        guard let refresh = refreshTokens.encode(sessionID: session.id, counter: counter) else {
+            throw ServiceError.invalidGrant
+        }
+        metrics.tokensIssued.increment("access")
+        metrics.tokensIssued.increment("refresh")
+        var headers = HTTPHeaders.noStore
+        let body: TokenResponse
+        switch strategy {
+        case .bearer:
+            body = .bearer(
+                accessToken: issued.token, refreshToken: refresh, expiresIn: issued.expiresIn,
+                user: Self.wireUser(user))
+        case .cookie:
+            let refreshLifetime = max(0, Int(session.refreshExpiresAt.timeIntervalSince(now())))
+            let csrf = (try? HMACKey.generateSecret(byteCount: 32)) ?? UUID().uuidString
+            for cookie in CookieJar.sessionCookies(
+                accessToken: issued.token, accessLifetime: issued.expiresIn, refreshToken: refresh,
+                refreshLifetime: refreshLifetime, csrfToken: csrf)
+            {
+                headers.add(name: "Set-Cookie", value: cookie)
+            }
+            body = TokenResponse(
+                accessToken: nil, refreshToken: nil, tokenType: nil, expiresIn: issued.expiresIn,
+                user: Self.wireUser(user))
+        }
+        return try .json(status: status, body, headers: headers)
+    }
+}
+
+extension HTTPHeaders {
+    /// `Cache-Control: no-store` and `Pragma: no-cache`, for every response that carries a token.
+    static var noStore: HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "Pragma", value: "no-cache")
+        return headers
+    }
+}

@@ -1,0 +1,10 @@
+/// Who made an authenticated request: the verified access token's claims, checked against a live session.
+struct Caller: Sendable {
+    let userID: String
+    let sessionID: String
+    let email: String
+    let role: String
+    let tenantID: String?
+    /// Whether the token came from the access cookie (cookie mode) rather than `Authorization`.
+    let viaCookie: Bool
+}

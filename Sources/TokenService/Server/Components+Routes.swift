@@ -1,0 +1,44 @@
+import Foundation
+import HTTPServer
+import Store
+
+extension Components {
+    /// Every route of API.md.
+    func register(on router: inout Router, database: Store.Database) {
+        let auth = self.auth
+        let vending = self.vending
+        let metrics = self.metrics
+        router.get("/healthz") { _, _ in .json(bytes: Self.healthy) }
+        router.get("/readyz") { _, _ async in
+            do {
+                try await database.ping()
+                return .json(bytes: Self.ready)
+            } catch {
+                return .error(
+                    status: HTTPStatus(code: 503), code: "unavailable", message: "The database is not answering.",
+                    headers: ["Retry-After": "5"])
+            }
+        }
+        router.get("/metrics") { _, _ in
+            HTTPResponse(
+                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                body: Array(metrics.registry.render().utf8))
+        }
+        router.post("/auth/register") { request, context async throws in try await auth.register(request, context) }
+        router.post("/auth/login") { request, context async throws in try await auth.login(request, context) }
+        router.post("/auth/refresh") { request, context async throws in try await auth.refresh(request, context) }
+        router.post("/auth/logout") { request, context async throws in try await auth.logout(request, context) }
+        router.get("/auth/me") { request, context in try auth.me(request, context) }
+        router.get("/auth/sessions") { request, context async throws in
+            try await auth.listSessions(request, context)
+        }
+        router.delete("/auth/sessions/:id") { request, context async throws in
+            try await auth.revokeSession(request, context)
+        }
+        router.get("/moss-token") { request, context async throws in try await vending.mossToken(request, context) }
+        router.post("/stream-token") { request, context in try vending.streamToken(request, context) }
+    }
+
+    static let healthy = Array(#"{"status":"ok"}"#.utf8)
+    static let ready = Array(#"{"status":"ready"}"#.utf8)
+}

@@ -1,0 +1,93 @@
+import Foundation
+import HTTPServer
+import JWT
+import Logging
+import PasswordHash
+import Store
+
+/// The service's parts, wired from the configuration once at start-up.
+struct Components: Sendable {
+    let auth: AuthService
+    let vending: TokenVending
+    let hashingPool: HashingPool
+    let metrics: ServiceMetrics
+
+    init(
+        configuration: TokenServiceConfiguration, database: Store.Database, metrics: ServiceMetrics, logger: Logger,
+        mossUpstream: (any MossUpstream)?, now: @escaping @Sendable () -> Date
+    ) throws {
+        let users = UserStore(database: database)
+        let sessions = SessionStore(database: database)
+        let access = configuration.accessToken
+        guard let activeAccess = access.activeKey, let refreshSecret = configuration.refreshToken.secret else {
+            throw ServiceError.unavailable("access-token keys or the refresh secret are missing", retryAfter: 0)
+        }
+        let accessKeys = try JWTKeySet(
+            keys: access.keys.map { key throws(JWTError) in
+                try HMACKey(kid: key.kid, algorithm: .hs512, secret: key.secret.value)
+            },
+            signingKID: activeAccess.kid)
+        let accessTokens = AccessTokenIssuer(
+            keys: accessKeys, issuer: access.issuer, audience: access.audience, lifetime: Int64(access.ttlSeconds),
+            leeway: Int64(access.leewaySeconds))
+        let authenticator = Authenticator(tokens: accessTokens, sessions: sessions)
+        let password = configuration.password
+        let hasher = try PasswordHasher(timeCost: password.timeCost, memoryKiB: password.memoryCost)
+        hashingPool = HashingPool(maxConcurrent: password.maxConcurrentHashes, maxQueued: password.maxQueuedHashes)
+        let rate = configuration.rateLimit
+        let limits = AuthService.Limits(
+            refreshTTL: .seconds(configuration.refreshToken.ttlSeconds),
+            reuseGrace: .seconds(configuration.refreshToken.reuseGraceSeconds),
+            sessionMaxLifetime: .seconds(configuration.session.maxLifetimeSeconds),
+            registrationEnabled: configuration.registration.enabled,
+            accountFailures: RateLimiter(
+                limit: rate.loginFailuresPerAccount, window: Double(rate.loginWindowSeconds)),
+            addressRequests: RateLimiter(limit: rate.requestsPerAddressPerMinute, window: 60))
+        auth = AuthService(
+            users: users, sessions: sessions, hasher: hasher, hashingPool: hashingPool,
+            policy: PasswordPolicy(minLength: password.minLength), accessTokens: accessTokens,
+            refreshTokens: try RefreshTokenCodec(secret: refreshSecret.bytes), authenticator: authenticator,
+            limits: limits, metrics: metrics, now: now)
+        vending = TokenVending(
+            authenticator: authenticator, users: users,
+            stream: try Self.streamIssuer(configuration.stream),
+            moss: Self.mossCache(configuration.moss, upstream: mossUpstream, metrics: metrics, logger: logger),
+            metrics: metrics, now: now)
+        self.metrics = metrics
+    }
+
+    static func streamIssuer(_ stream: TokenServiceConfiguration.Stream) throws(JWTError) -> StreamTokenIssuer? {
+        guard let active = stream.activeKey else { return nil }
+        var keys: [HMACKey] = []
+        for key in stream.keys { keys.append(try HMACKey(kid: key.kid, algorithm: .hs512, secret: key.secret.value)) }
+        return StreamTokenIssuer(
+            keys: try JWTKeySet(keys: keys, signingKID: active.kid), lifetime: Int64(stream.ttlSeconds))
+    }
+
+    static func mossCache(
+        _ moss: TokenServiceConfiguration.Moss, upstream: (any MossUpstream)?, metrics: ServiceMetrics, logger: Logger
+    ) -> MossTokenCache? {
+        let chosen: any MossUpstream
+        if let upstream {
+            chosen = upstream
+        } else {
+            guard let projectId = moss.projectId, let projectKey = moss.projectKey else { return nil }
+            let configuration = MossConfiguration(
+                projectId: projectId, projectKey: projectKey.value, authURL: moss.authURL)
+            chosen = MossHTTPUpstream(configuration: configuration)
+        }
+        // Refresh ahead of the serving margin, so clients that themselves refetch 60 s early keep hitting
+        // the cache instead of waiting on Moss.
+        let cache = MossTokenCache(upstream: chosen, refreshAhead: .seconds(120), logger: logger)
+        metrics.registry.counter(
+            "tokenvend_moss_upstream_calls_total", help: "Project-token requests to the Moss auth service."
+        ) {
+            let statistics = cache.statistics
+            return Double(statistics.refreshes + statistics.failures)
+        }
+        metrics.registry.counter(
+            "tokenvend_moss_upstream_failures_total", help: "Failed project-token requests to the Moss auth service."
+        ) { Double(cache.statistics.failures) }
+        return cache
+    }
+}

@@ -1,0 +1,93 @@
+public import Foundation
+import HTTPServer
+import JWT
+public import Logging
+import PasswordHash
+import Store
+
+/// The whole service: the database, the token keys, the hashing pool, the Moss cache, the routes and the
+/// HTTP server, built from one `TokenServiceConfiguration`.
+///
+/// ```swift
+/// let server = try TokenServer(configuration: loaded.configuration, logger: logger)
+/// let port = try server.start()
+/// try await server.run()          // until SIGTERM/SIGINT, then drains and closes the database
+/// ```
+public final class TokenServer: Sendable {
+    /// The configuration the server was built from.
+    public let configuration: TokenServiceConfiguration
+    /// The metric families behind `GET /metrics`.
+    public let metrics: ServiceMetrics
+    let database: Store.Database
+    let http: HTTPServer
+    let logger: Logger
+
+    /// Builds the service; nothing listens until `start()`.
+    ///
+    /// - Parameters:
+    ///   - configuration: A loaded configuration (`ConfigurationLoader.load`): keys and the refresh secret set.
+    ///   - logger: Where the access lines and service events go.
+    ///   - mossUpstream: Replaces the HTTP exchange with Moss (tests). Default: the configured `moss.authURL`.
+    ///   - now: The wall clock for token times. Default: the system clock.
+    /// - Throws: `StoreError` when the database cannot be opened or migrated, `JWTError.weakKey` for a key the
+    ///   loader did not refuse, `PasswordHashError.invalidCost`, or `ServiceError` for a missing key.
+    public init(
+        configuration: TokenServiceConfiguration, logger: Logger, mossUpstream: (any MossUpstream)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let metrics = ServiceMetrics()
+        self.metrics = metrics
+        let database = try Store.Database(configuration: .init(path: configuration.database.path))
+        self.database = database
+        let components = try Components(
+            configuration: configuration, database: database, metrics: metrics, logger: logger,
+            mossUpstream: mossUpstream, now: now)
+        var router = Router()
+        components.register(on: &router, database: database)
+        self.http = HTTPServer(
+            configuration: configuration.httpConfiguration, router: router, logger: logger,
+            observer: { completed in metrics.record(completed) })
+        metrics.registry.gauge("tokenvend_password_hash_queue_depth", help: "Password hashes waiting for a thread.") {
+            Double(components.hashingPool.load.queued)
+        }
+        metrics.registry.gauge("tokenvend_password_hashes_in_flight", help: "Password hashes running now.") {
+            Double(components.hashingPool.load.inFlight)
+        }
+    }
+
+    /// Binds and starts serving; returns the bound port (useful with port 0).
+    public func start() throws -> Int {
+        let port = try http.start()
+        logger.info(
+            "tokenvend listening",
+            metadata: ["server.host": "\(configuration.server.host)", "server.port": "\(port)"])
+        return port
+    }
+
+    /// Stops accepting, lets in-flight requests finish within `server.shutdownGraceSeconds`, then closes the
+    /// database.
+    public func shutdown() async {
+        await http.shutdown(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
+        database.close()
+    }
+
+    /// Serves until SIGTERM or SIGINT, drains (a second signal exits at once), then closes the database.
+    public func run() async throws {
+        try await http.run()
+        database.close()
+    }
+}
+
+extension TokenServiceConfiguration {
+    /// The HTTP server's part of the configuration.
+    var httpConfiguration: HTTPServer.Configuration {
+        HTTPServer.Configuration(
+            host: server.host, port: server.port, maxConnections: server.maxConnections,
+            maxHeaderBytes: server.maxHeaderBytes, maxTargetBytes: server.maxTargetBytes,
+            maxBodyBytes: server.maxBodyBytes, headerTimeout: .seconds(server.headerTimeoutSeconds),
+            bodyIdleTimeout: .seconds(server.bodyIdleTimeoutSeconds), idleTimeout: .seconds(server.idleTimeoutSeconds),
+            writeTimeout: .seconds(server.writeTimeoutSeconds), shutdownGrace: .seconds(server.shutdownGraceSeconds))
+    }
+}

@@ -1,0 +1,32 @@
+import JWT
+
+/// The claims of a verified access token (API.md "Access tokens").
+struct AccessClaims: JWTPayload, Equatable {
+    let subject: String
+    let sessionID: String
+    let tokenID: String
+    let email: String
+    let role: String
+    let tenantID: String?
+    let expiresAt: Int64
+
+    init(claims: JWTClaims) throws(JWTError) {
+        guard let subject = claims.subject, !subject.isEmpty else { throw .missingClaim("sub") }
+        guard let sessionID = claims.string("sid"), !sessionID.isEmpty else { throw .missingClaim("sid") }
+        guard let tokenID = claims.id else { throw .missingClaim("jti") }
+        guard let email = claims.string("email") else { throw .missingClaim("email") }
+        guard let role = claims.string("role") else { throw .missingClaim("role") }
+        guard let expiresAt = claims.expiration else { throw .missingClaim("exp") }
+        switch claims["tenantId"] {
+        case nil, .null?: tenantID = nil
+        case .string(let tenant)?: tenantID = tenant
+        default: throw .invalidClaim("tenantId")
+        }
+        self.subject = subject
+        self.sessionID = sessionID
+        self.tokenID = tokenID
+        self.email = email
+        self.role = role
+        self.expiresAt = expiresAt
+    }
+}

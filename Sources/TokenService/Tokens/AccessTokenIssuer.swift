@@ -1,0 +1,55 @@
+import Foundation
+import JWT
+import Store
+
+/// Signs and verifies access tokens: HS512 JWS, header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`,
+/// `sub`, `sid`, `iat`, `exp`, `jti`, `email`, `role`, `tenantId` (API.md "Access tokens").
+///
+/// Verification fixes the algorithm by the key (the header must match exactly), rejects an unknown or missing
+/// `kid`, requires `exp`, honours `nbf`, and checks `iss`, `aud` and `typ`, all with the configured leeway.
+/// Whether the session is still live is the caller's next check (`Authenticator`).
+struct AccessTokenIssuer: Sendable {
+    let keys: JWTKeySet
+    let issuer: String
+    let audience: String
+    let lifetime: Int64
+    let leeway: Int64
+    private let signer: JWTSigner
+
+    init(keys: JWTKeySet, issuer: String, audience: String, lifetime: Int64, leeway: Int64) {
+        self.keys = keys
+        self.issuer = issuer
+        self.audience = audience
+        self.lifetime = lifetime
+        self.leeway = leeway
+        self.signer = keys.signer(header: .standard(type: "at+jwt"))
+    }
+
+    /// A new access token for `user` in session `sessionID`, and its lifetime in seconds.
+    func issue(for user: Store.User, sessionID: String, now: Date) throws(JWTError) -> (token: String, expiresIn: Int) {
+        let issuedAt = Int64(now.timeIntervalSince1970)
+        let claims: JWTClaims = [
+            "iss": .string(issuer),
+            "aud": .string(audience),
+            "sub": .string(user.id),
+            "sid": .string(sessionID),
+            "iat": .integer(issuedAt),
+            "exp": .integer(issuedAt + lifetime),
+            "jti": .string(UUID().uuidString.lowercased()),
+            "email": .string(user.email),
+            "role": .string(user.role),
+            "tenantId": user.tenantID.map(JSONValue.string) ?? .null,
+        ]
+        return (try signer.sign(claims), Int(lifetime))
+    }
+
+    /// The claims of a valid token.
+    /// - Parameter extraLeeway: seconds added to the configured leeway (logout accepts an expired token's
+    ///   session id, since revoking a session needs no fresh proof).
+    func verify(_ token: String, now: Date, extraLeeway: Int64 = 0) throws(JWTError) -> AccessClaims {
+        let options = VerificationOptions(
+            now: now, leeway: leeway + extraLeeway, requireExpiration: true, requireKeyID: true,
+            issuer: issuer, audience: audience, type: "at+jwt")
+        return try keys.verify(token, as: AccessClaims.self, options: options)
+    }
+}

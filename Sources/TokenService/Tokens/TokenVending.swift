@@ -1,0 +1,65 @@
+import Foundation
+import HTTPServer
+import JWT
+import Logging
+import Store
+
+/// The two endpoints tokenvend exists for: `GET /moss-token` and `POST /stream-token` (API.md "Token vending").
+struct TokenVending: Sendable {
+    let authenticator: Authenticator
+    let users: UserStore
+    let stream: StreamTokenIssuer?
+    let moss: MossTokenCache?
+    let metrics: ServiceMetrics
+    let now: @Sendable () -> Date
+
+    /// `POST /stream-token`, optional body `{"customerIds": {...}}` → `{"token", "expiresIn"}`.
+    ///
+    /// `ids` is the requested map or, when absent, all of the caller's customer ids; a requested pair that is
+    /// not the caller's is 403 `insufficient_scope` and nothing is signed.
+    func streamToken(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let caller = try authenticator.authenticate(request, now: now())
+        context.accessLogMetadata["user.id"] = .string(caller.userID)
+        let requested = try JSONRequestBody(request, allowed: ["customerIds"], optional: true)
+            .optionalStringMap("customerIds")
+        guard let stream else {
+            throw ServiceError.unavailable("Stream tokens are not configured.", retryAfter: 3600)
+        }
+        let owned: [String: String]
+        do {
+            owned = try users.customerIDs(userID: caller.userID)
+        } catch {
+            throw AuthService.mapStore(error)
+        }
+        let ids = requested ?? owned
+        guard !ids.isEmpty, ids.allSatisfy({ owned[$0.key] == $0.value }) else {
+            throw ServiceError.insufficientScope
+        }
+        let issued = try stream.issue(ids: ids, now: now())
+        metrics.tokensIssued.increment("stream")
+        return .json(bytes: Self.body(token: issued.token, expiresIn: issued.expiresIn), headers: .noStore)
+    }
+
+    /// `GET /moss-token` → `{"token", "expiresIn"}` from the shared project-token cache.
+    func mossToken(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+        let caller = try authenticator.authenticate(request, now: now())
+        context.accessLogMetadata["user.id"] = .string(caller.userID)
+        guard let moss else { throw MossError.notConfigured }
+        let vended: MossVendedToken
+        if let cached = moss.cachedToken() {
+            vended = cached
+        } else {
+            vended = try await moss.token()
+        }
+        metrics.tokensIssued.increment("moss")
+        return .json(bytes: Self.body(token: vended.token, expiresIn: vended.expiresIn), headers: .noStore)
+    }
+
+    /// `{"token":…,"expiresIn":…}`.
+    static func body(token: String, expiresIn: Int) -> [UInt8] {
+        JSONObject([
+            JSONObject.Member(name: "token", value: .string(token)),
+            JSONObject.Member(name: "expiresIn", value: .integer(Int64(expiresIn))),
+        ]).serialized()
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TokenService
+
+/// `tokenvend serve`: runs the server until SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the server (logs to stderr).",
+        discussion: """
+            Configuration: the JSON file (--config, default Config/tokenvend.json when present), then TOKENVEND_* \
+            environment variables, then these flags. Without configured keys, development keys are generated \
+            beside the database. SIGTERM or SIGINT drains in-flight requests; a second signal exits at once.
+            """
+    )
+
+    @OptionGroup var options: ServerConfigurationOptions
+
+    func run() async throws {
+        let loaded = try options.load(prepareStorage: true)
+        let logger = ServerLogging.bootstrap(loaded.configuration.log)
+        for note in loaded.notes { logger.warning("\(note.description)") }
+        let server: TokenServer
+        do {
+            server = try TokenServer(configuration: loaded.configuration, logger: logger)
+            _ = try server.start()
+        } catch {
+            logger.critical("tokenvend cannot start", metadata: ["error": "\(error)"])
+            throw ExitCode.failure
+        }
+        try await server.run()
+        logger.info("tokenvend stopped")
+    }
+}
+
+/// The configuration flags of `serve` and `users`.
+struct ServerConfigurationOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The JSON configuration file. Default: Config/tokenvend.json when present.", valueName: "path"))
+    var config: String?
+
+    @Option(help: "Listen address (server.host).")
+    var host: String?
+
+    @Option(help: "Listen port (server.port).")
+    var port: Int?
+
+    @Option(help: ArgumentHelp("The SQLite database file (database.path).", valueName: "path"))
+    var database: String?
+
+    /// Layers file, environment and flags; prints the one-line reason and exits 1 when the configuration is bad.
+    /// - Parameter prepareStorage: create the database folder and development keys (`serve`), or only resolve.
+    func load(prepareStorage: Bool) throws -> ConfigurationLoadResult {
+        let environment = ProcessInfo.processInfo.environment
+        let overrides = ConfigurationOverrides(host: host, port: port, databasePath: database)
+        do {
+            if prepareStorage {
+                return try ConfigurationLoader.load(configPath: config, environment: environment, overrides: overrides)
+            }
+            return try ConfigurationLoader.resolve(configPath: config, environment: environment, overrides: overrides)
+        } catch {
+            FileHandle.standardError.write(Data("tokenvend: configuration: \(error.description)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import TokenService
+
+/// `tokenvend users add|list|disable|set-customer-id`, on the same database as a running server.
+struct UsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "Manage accounts in the database (safe while the server runs).",
+        subcommands: [AddUser.self, ListUsers.self, DisableUser.self, SetCustomerID.self]
+    )
+
+    /// Opens the configured database, runs `body`, and turns a refusal into one line on stderr and exit 1.
+    static func withAccounts<T>(_ options: ServerConfigurationOptions, _ body: (AccountAdministration) throws -> T)
+        throws -> T
+    {
+        let configuration = try options.load(prepareStorage: false).configuration
+        do {
+            let accounts = try AccountAdministration(configuration: configuration)
+            defer { accounts.close() }
+            return try body(accounts)
+        } catch let failure as AccountAdministration.Failure {
+            FileHandle.standardError.write(Data("tokenvend users: \(failure.description)\n".utf8))
+            throw ExitCode.failure
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            FileHandle.standardError.write(Data("tokenvend users: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
+
+extension UsersCommand {
+    struct AddUser: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Create an account (password from stdin, $TOKENVEND_PASSWORD or a prompt).")
+        @OptionGroup var options: ServerConfigurationOptions
+        @Option(help: "The account's email address.") var email: String
+        @Flag(help: "Read the password from the first line of stdin.") var passwordStdin = false
+        @Option(help: "The role.") var role = "user"
+        @Option(help: "The tenant id.") var tenant: String?
+
+        func run() async throws {
+            let context = ClientContext.live
+            let reader = PasswordReader(
+                fromStandardInput: passwordStdin, environment: context.environment,
+                standardInputIsTerminal: context.standardInputIsTerminal,
+                nextStandardInputByte: context.nextStandardInputByte,
+                promptWithoutEcho: { [email] in try context.promptWithoutEcho("Password for \(email): ") })
+            let password: String
+            do {
+                password = try reader.read()
+            } catch let error as ClientCommandError {
+                FileHandle.standardError.write(Data("tokenvend users add: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+            let account = try UsersCommand.withAccounts(options) {
+                try $0.add(email: email, password: password, role: role, tenantID: tenant)
+            }
+            print("created \(account.email) (id \(account.id))")
+        }
+    }
+
+    struct ListUsers: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List accounts, one JSON line each.")
+        @OptionGroup var options: ServerConfigurationOptions
+
+        func run() async throws {
+            let accounts = try UsersCommand.withAccounts(options) { try $0.list() }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            for account in accounts {
+                let line = ListedAccount(account)
+                print(String(decoding: try encoder.encode(line), as: UTF8.self))
+            }
+        }
+    }
+
+    struct DisableUser: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "disable", abstract: "Disable an account and revoke all its sessions at once.")
+        @OptionGroup var options: ServerConfigurationOptions
+        @Option(help: "The account's email address.") var email: String
+
+        func run() async throws {
+            let revoked = try UsersCommand.withAccounts(options) { try $0.disable(email: email) }
+            print("disabled \(email); \(revoked) session(s) revoked")
+        }
+    }
+
+    struct SetCustomerID: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-customer-id", abstract: "Set one Bloomreach customer id of an account.")
+        @OptionGroup var options: ServerConfigurationOptions
+        @Option(help: "The account's email address.") var email: String
+        @Option(help: "The customer id key, e.g. registered.") var key: String
+        @Option(help: "The customer id value.") var value: String
+
+        func run() async throws {
+            try UsersCommand.withAccounts(options) { try $0.setCustomerID(email: email, key: key, value: value) }
+            print("set \(key) for \(email)")
+        }
+    }
+}
+
+/// The JSON line `users list` prints per account.
+private struct ListedAccount: Encodable {
+    let id: String
+    let email: String
+    let role: String
+    let tenantId: String?
+    let disabled: Bool
+    let createdAt: String
+    let customerIds: [String: String]
+
+    init(_ account: AccountAdministration.Account) {
+        id = account.id
+        email = account.email
+        role = account.role
+        tenantId = account.tenantID
+        disabled = account.disabled
+        createdAt = ISO8601DateFormatter().string(from: account.createdAt)
+        customerIds = account.customerIDs
+    }
+}

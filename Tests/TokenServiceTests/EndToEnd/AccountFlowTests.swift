@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TokenService
+
+@Suite(.tags(.integration), .timeLimit(.minutes(1)))
+struct AccountFlowTests {
+    @Test("register, log in, read me, refresh and log out, as the iOS client does")
+    func fullSession() async throws {
+        try await withTestServer { server in
+            let login = try await server.signUp(email: "Ada@Example.com ")
+            #expect(login.email == "Ada@Example.com ")
+            let me = try await server.request("GET", "/auth/me", headers: login.bearer)
+            #expect(me.status == 200)
+            let profile = try me.object()
+            #expect(profile["email"] as? String == "ada@example.com")
+            #expect(profile["sub"] as? String == login.userID)
+            #expect(profile["role"] as? String == "user")
+            #expect(profile.keys.contains("tenantId"))
+
+            let refreshed = try await server.request(
+                "POST", "/auth/refresh", headers: ["X-Auth-Strategy": "bearer"],
+                json: #"{"refreshToken":"\#(login.refreshToken)"}"#)
+            #expect(refreshed.status == 200)
+            #expect(refreshed.headers["cache-control"] == "no-store")
+            #expect(refreshed.headers["pragma"] == "no-cache")
+            let tokens = try refreshed.object()
+            let newRefresh = try #require(tokens["refreshToken"] as? String)
+            let newAccess = try #require(tokens["accessToken"] as? String)
+            #expect(newRefresh != login.refreshToken)
+            #expect(tokens["tokenType"] as? String == "Bearer")
+            #expect(tokens["expiresIn"] as? Int == 900)
+
+            let logout = try await server.request(
+                "POST", "/auth/logout", headers: ["Authorization": "Bearer \(newAccess)"])
+            #expect(logout.status == 204)
+            let after = try await server.request("GET", "/auth/me", headers: ["Authorization": "Bearer \(newAccess)"])
+            #expect(after.status == 401)
+            #expect(after.errorCode == "invalid_token")
+            let refreshAfter = try await server.request(
+                "POST", "/auth/refresh", json: #"{"refreshToken":"\#(newRefresh)"}"#)
+            #expect(refreshAfter.status == 401)
+            #expect(refreshAfter.errorCode == "invalid_grant")
+        }
+    }
+
+    @Test("emails are unique after trimming, NFC and lowercasing")
+    func emailNormalisation() async throws {
+        try await withTestServer { server in
+            let first = try await server.request(
+                "POST", "/auth/register", json: #"{"email":"  Zoe\u0301@Example.COM","password":"long enough 1"}"#)
+            #expect(first.status == 201)
+            let user = try #require(try first.object()["user"] as? [String: Any])
+            #expect(user["email"] as? String == "zo\u{e9}@example.com")
+            let second = try await server.request(
+                "POST", "/auth/register", json: #"{"email":"zo\u00e9@example.com","password":"long enough 2"}"#)
+            #expect(second.status == 409)
+            #expect(second.errorCode == "email_taken")
+        }
+    }
+
+    @Test("a look-alike email from another script is a different account that cannot log in as the original")
+    func lookAlikeEmails() async throws {
+        try await withTestServer { server in
+            _ = try await server.signUp(email: "paypal@example.com")
+            let cyrillic = "p\u{430}ypal@example.com"
+            let register = try await server.request(
+                "POST", "/auth/register", json: #"{"email":"\#(cyrillic)","password":"another password"}"#)
+            #expect(register.status == 201)
+            let login = try await server.request(
+                "POST", "/auth/login", json: #"{"email":"\#(cyrillic)","password":"\#(TestServer.password)"}"#)
+            #expect(login.status == 401)
+        }
+    }
+
+    @Test("SQL metacharacters in an email are stored and matched verbatim")
+    func sqlMetacharacters() async throws {
+        try await withTestServer { server in
+            let email = "o'brien\\\\\\\";--drop@example.com"
+            let login = try await server.signUp(email: email)
+            let me = try await server.request("GET", "/auth/me", headers: login.bearer)
+            #expect(try me.object()["email"] as? String == "o'brien\\\";--drop@example.com")
+            let other = try await server.request(
+                "POST", "/auth/login",
+                json: #"{"email":"'or'1'='1'--@example.com","password":"\#(TestServer.password)"}"#)
+            #expect(other.status == 401)
+        }
+    }
+
+    @Test(
+        "registration rejects bad input with 400, 415 or 403",
+        arguments: [
+            (#"{"email":"not-an-email","password":"long enough 1"}"#, 400),
+            (#"{"email":"a b@example.com","password":"long enough 1"}"#, 400),
+            (#"{"email":"a@example.com","password":"short"}"#, 400),
+            (#"{"email":"a@example.com"}"#, 400),
+            (#"{"email":"a@example.com","password":"long enough 1","admin":true}"#, 400),
+            (#"{"email":"a@example.com","password":12345678}"#, 400),
+            (#"{"email":"a@example.com","email":"b@example.com","password":"long enough 1"}"#, 400),
+            (#"[1,2,3]"#, 400),
+            (#"{"email":"#, 400),
+        ])
+    func registrationValidation(body: String, status: Int) async throws {
+        try await withTestServer { server in
+            let response = try await server.request("POST", "/auth/register", json: body)
+            #expect(response.status == status)
+            #expect(response.errorCode == "invalid_request")
+        }
+    }
+
+    @Test("a body that is not JSON gets 415")
+    func unsupportedMediaType() async throws {
+        try await withTestServer { server in
+            let response = try await server.request(
+                "POST", "/auth/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                json: "email=a%40example.com&password=x")
+            #expect(response.status == 415)
+            #expect(response.errorCode == "unsupported_media_type")
+        }
+    }
+
+    @Test("a password of 129 characters is refused at registration")
+    func passwordTooLong() async throws {
+        try await withTestServer { server in
+            let password = String(repeating: "é", count: 129)
+            let response = try await server.request(
+                "POST", "/auth/register", json: #"{"email":"long@example.com","password":"\#(password)"}"#)
+            #expect(response.status == 400)
+            let exactly = String(repeating: "é", count: 128)
+            let accepted = try await server.request(
+                "POST", "/auth/register", json: #"{"email":"long@example.com","password":"\#(exactly)"}"#)
+            #expect(accepted.status == 201)
+        }
+    }
+
+    @Test("registration can be closed by configuration")
+    func registrationClosed() async throws {
+        try await withTestServer(environment: ["TOKENVEND_REGISTRATION_ENABLED": "false"]) { server in
+            let response = try await server.request(
+                "POST", "/auth/register", json: #"{"email":"a@example.com","password":"long enough 1"}"#)
+            #expect(response.status == 403)
+            #expect(response.errorCode == "registration_closed")
+        }
+    }
+}

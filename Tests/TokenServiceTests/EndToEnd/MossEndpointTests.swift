@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import TokenService
+
+@Suite(.tags(.integration), .timeLimit(.minutes(1)))
+struct MossEndpointTests {
+    static let projectKey = "moss-project-key-that-must-never-leak-0123456789"
+
+    private func environment(_ upstream: FakeUpstreamServer) throws -> [String: String] {
+        [
+            "TOKENVEND_MOSS_PROJECT_ID": "project-1", "TOKENVEND_MOSS_PROJECT_KEY": Self.projectKey,
+            "TOKENVEND_MOSS_AUTH_URL": try upstream.url.absoluteString,
+        ]
+    }
+
+    @Test("serves the project token from the Moss auth service with expiresIn less the 60 s margin")
+    func vendsProjectToken() async throws {
+        let upstream = try FakeUpstreamServer(
+            always: .respond(status: 200, body: #"{"token":"moss-abc","expiresIn":3600}"#))
+        defer { upstream.shutdown() }
+        try await withTestServer(environment: try environment(upstream)) { server in
+            let user = try await server.signUp()
+            let response = try await server.request("GET", "/moss-token", headers: user.bearer)
+            #expect(response.status == 200)
+            #expect(response.headers["cache-control"] == "no-store")
+            let body = try response.object()
+            #expect(body["token"] as? String == "moss-abc")
+            let expiresIn = try #require(body["expiresIn"] as? Int)
+            #expect((3530...3540).contains(expiresIn))
+            let sent = try #require(upstream.requests.first)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(sent.body)) as? [String: String])
+            #expect(json == ["projectId": "project-1", "projectKey": Self.projectKey])
+            #expect(!server.logs().contains(Self.projectKey))
+        }
+    }
+
+    @Test("100 concurrent callers at a cold start cause exactly one upstream call")
+    func coalescesColdStart() async throws {
+        let upstream = try FakeUpstreamServer(
+            always: .respond(status: 200, body: #"{"token":"moss-shared","expiresIn":3600}"#, delay: .milliseconds(200))
+        )
+        defer { upstream.shutdown() }
+        try await withTestServer(environment: try environment(upstream)) { server in
+            let user = try await server.signUp()
+            let tokens = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<100 {
+                    group.addTask {
+                        try await server.request("GET", "/moss-token", headers: user.bearer).object()["token"]
+                            as? String
+                    }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(tokens.allSatisfy { $0 == "moss-shared" })
+            #expect(upstream.callCount == 1)
+        }
+    }
+
+    @Test(
+        "upstream refusal or garbage is 502, an unreachable upstream 503, and neither poisons the next call",
+        arguments: [
+            (FakeUpstreamServer.Reply.respond(status: 401, body: "{}"), 502),
+            (.respond(status: 500, body: "oops"), 502),
+            (.respond(status: 200, body: "<html>"), 502),
+            (.closeWithoutAnswer, 503),
+        ])
+    func upstreamFailures(reply: FakeUpstreamServer.Reply, status: Int) async throws {
+        let upstream = try FakeUpstreamServer(script: { index in
+            index == 0 ? reply : .respond(status: 200, body: #"{"token":"moss-later","expiresIn":3600}"#)
+        })
+        defer { upstream.shutdown() }
+        try await withTestServer(environment: try environment(upstream)) { server in
+            let user = try await server.signUp()
+            let failed = try await server.request("GET", "/moss-token", headers: user.bearer)
+            #expect(failed.status == status)
+            #expect(failed.errorCode == (status == 502 ? "upstream_error" : "unavailable"))
+            #expect(!failed.text.contains(Self.projectKey))
+            let next = try await server.request("GET", "/moss-token", headers: user.bearer)
+            #expect(try next.object()["token"] as? String == "moss-later")
+        }
+    }
+
+    @Test("Moss not configured: 503; no access token: 401 before anything else")
+    func notConfigured() async throws {
+        try await withTestServer { server in
+            let user = try await server.signUp()
+            let response = try await server.request("GET", "/moss-token", headers: user.bearer)
+            #expect(response.status == 503)
+            #expect(try await server.request("GET", "/moss-token").status == 401)
+        }
+    }
+}

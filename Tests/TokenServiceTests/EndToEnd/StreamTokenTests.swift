@@ -1,0 +1,121 @@
+import Foundation
+import JWT
+import Testing
+import TokenService
+
+@Suite(.tags(.integration), .timeLimit(.minutes(1)))
+struct StreamTokenTests {
+    /// Checks a stream JWT without the signing path: split by hand, recompute HMAC-SHA512 over the signing
+    /// input with the UTF-8 bytes of the secret, and decode the JSON with Foundation.
+    static func verifyIndependently(_ token: String, secret: String) throws -> (header: String, payload: [String: Any])
+    {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        try #require(parts.count == 3)
+        let mac = try HMAC(algorithm: .sha512, key: Array(secret.utf8))
+        let expected = try mac.authenticationCode(for: Array("\(parts[0]).\(parts[1])".utf8))
+        #expect(try decode(parts[2]) == Data(expected))
+        let header = String(decoding: try decode(parts[0]), as: UTF8.self)
+        let payload = try #require(try JSONSerialization.jsonObject(with: decode(parts[1])) as? [String: Any])
+        return (header, payload)
+    }
+
+    static func decode(_ segment: String) throws -> Data {
+        var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return try #require(Data(base64Encoded: base64))
+    }
+
+    @Test("the stream JWT has the exact header, exp/iat/ids claims, and verifies with the configured secret")
+    func issuesBloomreachToken() async throws {
+        try await withTestServer { server in
+            let user = try await server.signUp(email: "stream@example.com")
+            let response = try await server.request("POST", "/stream-token", headers: user.bearer)
+            #expect(response.status == 200)
+            #expect(response.headers["cache-control"] == "no-store")
+            let body = try response.object()
+            #expect(body["expiresIn"] as? Int == 900)
+            let token = try #require(body["token"] as? String)
+            let (header, payload) = try Self.verifyIndependently(token, secret: TestServer.streamSecret)
+            #expect(header == #"{"alg":"HS512","typ":"JWT","kid":"stream-1"}"#)
+            let exp = try #require(payload["exp"] as? Int)
+            let iat = try #require(payload["iat"] as? Int)
+            #expect(exp - iat == 900)
+            #expect(abs(Double(iat) - Date().timeIntervalSince1970) < 60)
+            #expect(payload["ids"] as? [String: String] == ["registered": "stream@example.com"])
+            #expect(Set(payload.keys) == ["exp", "iat", "ids"])
+        }
+    }
+
+    @Test("requested ids must all be the caller's, else 403 and nothing is signed")
+    func scopeCheck() async throws {
+        try await withTestServer { server in
+            let user = try await server.signUp(email: "owner@example.com")
+            let accounts = try AccountAdministration(configuration: server.configuration)
+            try accounts.setCustomerID(email: user.email, key: "crm", value: "C-42")
+            accounts.close()
+            let subset = try await server.request(
+                "POST", "/stream-token", headers: user.bearer, json: #"{"customerIds":{"crm":"C-42"}}"#)
+            #expect(subset.status == 200)
+            let token = try #require(try subset.object()["token"] as? String)
+            #expect(
+                try Self.verifyIndependently(token, secret: TestServer.streamSecret).payload["ids"] as? [String: String]
+                    == ["crm": "C-42"])
+            let all = try await server.request("POST", "/stream-token", headers: user.bearer)
+            let allToken = try #require(try all.object()["token"] as? String)
+            #expect(
+                try Self.verifyIndependently(allToken, secret: TestServer.streamSecret).payload["ids"]
+                    as? [String: String]
+                    == ["crm": "C-42", "registered": "owner@example.com"])
+            for body in [
+                #"{"customerIds":{"registered":"someone@example.com"}}"#,
+                #"{"customerIds":{"crm":"C-42","registered":"x@example.com"}}"#,
+                #"{"customerIds":{"unknown":"1"}}"#,
+            ] {
+                let refused = try await server.request("POST", "/stream-token", headers: user.bearer, json: body)
+                #expect(refused.status == 403)
+                #expect(refused.errorCode == "insufficient_scope")
+            }
+            #expect(server.server.metrics.tokensIssued.value("stream") == 2)
+            let bad = try await server.request(
+                "POST", "/stream-token", headers: user.bearer, json: #"{"customerIds":{"crm":42}}"#)
+            #expect(bad.status == 400)
+        }
+    }
+
+    @Test("the active kid of a key ring signs, so keys rotate without downtime")
+    func keyRotation() async throws {
+        let second = "second-secret-second-secret-second-secret-second-secret-second-secret"
+        let ring =
+            #"[{"kid":"stream-1","secret":"\#(TestServer.streamSecret)"},{"kid":"stream-2","secret":"\#(second)"}]"#
+        try await withTestServer(environment: [
+            "TOKENVEND_STREAM_KEYS": ring, "TOKENVEND_STREAM_ACTIVE_KID": "stream-2",
+        ]) {
+            server in
+            let user = try await server.signUp()
+            let response = try await server.request("POST", "/stream-token", headers: user.bearer)
+            let token = try #require(try response.object()["token"] as? String)
+            let (header, _) = try Self.verifyIndependently(token, secret: second)
+            #expect(header == #"{"alg":"HS512","typ":"JWT","kid":"stream-2"}"#)
+        }
+    }
+
+    @Test("no stream key configured: 503 unavailable")
+    func notConfigured() async throws {
+        try await withTestServer(environment: ["TOKENVEND_STREAM_KEYS": "[]"]) { server in
+            let user = try await server.signUp()
+            let response = try await server.request("POST", "/stream-token", headers: user.bearer)
+            #expect(response.status == 503)
+            #expect(response.errorCode == "unavailable")
+            #expect(response.headers["retry-after"] != nil)
+        }
+    }
+
+    @Test("the lifetime follows stream.ttlSeconds")
+    func lifetime() async throws {
+        try await withTestServer(environment: ["TOKENVEND_STREAM_TTL_SECONDS": "120"]) { server in
+            let user = try await server.signUp()
+            let response = try await server.request("POST", "/stream-token", headers: user.bearer)
+            #expect(try response.object()["expiresIn"] as? Int == 120)
+        }
+    }
+}
