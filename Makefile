@@ -32,9 +32,13 @@ format:
 lint-container:
 	scripts/lint-container.sh
 
+# Lint, then every Swift test, then the checks that need the built binary: the OpenAPI document against the
+# running server, and JWT interoperability with PyJWT.
 test: deps lint lint-container
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" python3 scripts/check-openapi.py
+	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/jose-interop.sh
 
 bench: deps
 	$(SWIFT) build -c release --product tokenvend-bench

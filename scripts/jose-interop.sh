@@ -4,14 +4,13 @@
 # and both must refuse each other's tampered or algorithm-swapped tokens.
 #
 # Usage: scripts/jose-interop.sh            (builds the debug `tokenvend` unless TOKENVEND_BIN is set)
-# Needs python3 with PyJWT (`pip install pyjwt`). Exits 0 when every check passes, 1 on a failure, and 77 (skip)
-# when python3 or PyJWT is missing.
+# Needs python3; installs PyJWT with pip when it is missing. Exits 0 when every check passes, 1 on a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v python3 >/dev/null || ! python3 -c 'import jwt' 2>/dev/null; then
-    echo "SKIP: python3 with PyJWT is required (pip install pyjwt)" >&2
-    exit 77
+if ! python3 -c 'import jwt' 2>/dev/null; then
+    echo "installing PyJWT (pip install pyjwt)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check pyjwt >&2
 fi
 if [[ -z "${TOKENVEND_BIN:-}" ]]; then
     swift build --product tokenvend >/dev/null

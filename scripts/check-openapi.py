@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Checks docs/openapi.yaml against the running server.
+
+1. The document is valid OpenAPI 3.1 (openapi-spec-validator).
+2. A real `tokenvend serve` (the debug build, or $TOKENVEND_BIN) is started on a free loopback port with a
+   temporary database, a stream key and a fake Moss upstream on loopback.
+3. A scripted session calls every documented operation; each answer's status must be documented for that
+   operation, its JSON body must match the documented schema (JSON Schema 2020-12, $refs resolved in the
+   document), and every response must carry X-Request-Id. Every documented operation must have been called.
+
+Exit 0 when all holds; 1 with one line per finding otherwise. Installs PyYAML, jsonschema and
+openapi-spec-validator with pip when they are missing.
+"""
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def ensure_modules():
+    try:
+        import yaml, jsonschema, referencing, openapi_spec_validator  # noqa: F401
+    except ImportError:
+        subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                               "PyYAML", "jsonschema", "openapi-spec-validator"])
+
+
+ensure_modules()
+import yaml  # noqa: E402
+from jsonschema import Draft202012Validator  # noqa: E402
+from openapi_spec_validator import validate as validate_spec  # noqa: E402
+from referencing import Registry, Resource  # noqa: E402
+from referencing.jsonschema import DRAFT202012  # noqa: E402
+
+SPEC_URI = "urn:tokenvend:openapi"
+STREAM_SECRET = "openapi-check-stream-secret-openapi-check-stream-secret-0123456789"
+findings = []
+called = set()
+
+
+def pointer_escape(part):
+    return str(part).replace("~", "~0").replace("/", "~1")
+
+
+def resolve(spec, node, pointer):
+    """Follows local $refs; returns the node and its JSON pointer in the document."""
+    while isinstance(node, dict) and "$ref" in node:
+        ref = node["$ref"]
+        assert ref.startswith("#/"), ref
+        pointer = ref[1:]
+        node = spec
+        for part in ref[2:].split("/"):
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node, pointer
+
+
+class FakeMoss(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        body = json.dumps({"token": "moss-project-token", "expiresIn": 3600}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Checker:
+    def __init__(self, spec, port):
+        self.spec = spec
+        self.base = f"http://127.0.0.1:{port}"
+        self.registry = Registry().with_resource(SPEC_URI, Resource(contents=spec, specification=DRAFT202012))
+
+    def call(self, method, template, path=None, headers=None, body=None, expect=None):
+        """Sends one request and checks the answer against the operation `method template`."""
+        path = path or template
+        request = urllib.request.Request(self.base + path, method=method, headers=headers or {})
+        if body is not None:
+            request.data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            if "Content-Type" not in (headers or {}):
+                request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=20) as response:
+                status, answer_headers, data = response.status, response.headers, response.read()
+        except urllib.error.HTTPError as error:
+            status, answer_headers, data = error.code, error.headers, error.read()
+        called.add((method.lower(), template))
+        where = f"{method} {path} -> {status}"
+        if expect is not None and status != expect:
+            findings.append(f"{where}: expected {expect}")
+        if not answer_headers.get("X-Request-Id"):
+            findings.append(f"{where}: no X-Request-Id")
+        operation = self.spec["paths"].get(template, {}).get(method.lower())
+        if operation is None:
+            findings.append(f"{where}: operation not documented")
+            return status, data
+        responses_pointer = f"/paths/{pointer_escape(template)}/{method.lower()}/responses"
+        documented = operation["responses"].get(str(status))
+        if documented is None:
+            findings.append(f"{where}: status not documented")
+            return status, data
+        documented, pointer = resolve(self.spec, documented, f"{responses_pointer}/{status}")
+        content = documented.get("content", {})
+        if not content:
+            if data:
+                findings.append(f"{where}: documented without a body, got {len(data)} bytes")
+            return status, data
+        json_types = [name for name in content if name.startswith("application/json")]
+        if not json_types:
+            if not answer_headers.get("Content-Type", "").startswith("text/plain"):
+                findings.append(f"{where}: expected text/plain")
+            return status, data
+        if not answer_headers.get("Content-Type", "").startswith("application/json"):
+            findings.append(f"{where}: Content-Type {answer_headers.get('Content-Type')!r}")
+        schema_pointer = f"{pointer}/content/{pointer_escape(json_types[0])}/schema"
+        validator = Draft202012Validator({"$ref": f"{SPEC_URI}#{schema_pointer}"}, registry=self.registry)
+        try:
+            instance = json.loads(data)
+        except ValueError:
+            findings.append(f"{where}: body is not JSON")
+            return status, data
+        for error in validator.iter_errors(instance):
+            # The message quotes the instance, which may hold tokens: name only the failing keyword and place.
+            findings.append(f"{where}: schema {error.validator!r} failed at {list(error.absolute_path)}")
+        return status, data
+
+
+def scenario(check):
+    json_body = lambda data: json.loads(data)  # noqa: E731
+    check.call("GET", "/healthz", expect=200)
+    check.call("GET", "/readyz", expect=200)
+    check.call("GET", "/metrics", expect=200)
+    user = {"email": "openapi@example.com", "password": "openapi password 1"}
+    check.call("POST", "/auth/register", body=user, expect=201)
+    check.call("POST", "/auth/register", body=user, expect=409)
+    check.call("POST", "/auth/register", body={"email": "nope", "password": "x"}, expect=400)
+    check.call("POST", "/auth/register", body=b"email=x", headers={"Content-Type": "text/plain"}, expect=415)
+    _, data = check.call("POST", "/auth/login", body=user, headers={"X-Auth-Strategy": "bearer"}, expect=200)
+    tokens = json_body(data)
+    bearer = {"Authorization": f"Bearer {tokens['accessToken']}"}
+    check.call("POST", "/auth/login", body=user, headers={"X-Auth-Strategy": "cookie"}, expect=200)
+    check.call("POST", "/auth/login", body={**user, "password": "wrong password"}, expect=401)
+    check.call("GET", "/auth/me", headers=bearer, expect=200)
+    check.call("GET", "/auth/me", expect=401)
+    _, data = check.call("GET", "/auth/sessions", headers=bearer, expect=200)
+    other = [s["id"] for s in json_body(data) if not s["current"]]
+    check.call("POST", "/stream-token", headers=bearer, expect=200)
+    check.call("POST", "/stream-token", headers=bearer, body={"customerIds": {"registered": "x@example.com"}},
+               expect=403)
+    check.call("POST", "/stream-token", headers=bearer, body={"customerIds": 1}, expect=400)
+    check.call("GET", "/moss-token", headers=bearer, expect=200)
+    check.call("GET", "/moss-token", expect=401)
+    _, data = check.call("POST", "/auth/refresh", body={"refreshToken": tokens["refreshToken"]}, expect=200)
+    check.call("POST", "/auth/refresh", body={"refreshToken": "garbage"}, expect=401)
+    bearer = {"Authorization": f"Bearer {json_body(data)['accessToken']}"}
+    if other:
+        check.call("DELETE", "/auth/sessions/{id}", path=f"/auth/sessions/{other[0]}", headers=bearer, expect=204)
+    check.call("DELETE", "/auth/sessions/{id}", path="/auth/sessions/00000000-0000-0000-0000-000000000000",
+               headers=bearer, expect=404)
+    check.call("POST", "/auth/logout", path="/auth/logout?scope=local", headers=bearer, expect=204)
+    check.call("POST", "/auth/logout", expect=401)
+
+
+def main():
+    spec = yaml.safe_load(open(os.path.join(ROOT, "docs/openapi.yaml")))
+    validate_spec(spec)
+    binary = os.environ.get("TOKENVEND_BIN", os.path.join(ROOT, ".build/debug/tokenvend"))
+    if not os.access(binary, os.X_OK):
+        print(f"check-openapi: no tokenvend binary at {binary} (run swift build first)", file=sys.stderr)
+        return 1
+    moss = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FakeMoss)
+    threading.Thread(target=moss.serve_forever, daemon=True).start()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as directory:
+        environment = dict(os.environ)
+        environment.update({
+            "TOKENVEND_SERVER_PORT": str(port),
+            "TOKENVEND_DATABASE_PATH": os.path.join(directory, "tokenvend.sqlite"),
+            "TOKENVEND_PASSWORD_TIME_COST": "1", "TOKENVEND_PASSWORD_MEMORY_COST": "8192",
+            "TOKENVEND_STREAM_KEYS": json.dumps([{"kid": "openapi", "secret": STREAM_SECRET}]),
+            "TOKENVEND_MOSS_PROJECT_ID": "openapi", "TOKENVEND_MOSS_PROJECT_KEY": "openapi-project-key",
+            "TOKENVEND_MOSS_AUTH_URL": f"http://127.0.0.1:{moss.server_address[1]}/identity/auth/token",
+        })
+        log = open(os.path.join(directory, "server.log"), "w")
+        server = subprocess.Popen([binary, "serve"],
+                                  env=environment, stderr=log, stdout=log, cwd=directory)
+        try:
+            for _ in range(200):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
+                    break
+                except OSError:
+                    if server.poll() is not None:
+                        break
+                    time.sleep(0.05)
+            else:
+                findings.append("server did not start")
+            if server.poll() is not None:
+                print(open(os.path.join(directory, "server.log")).read(), file=sys.stderr)
+                findings.append(f"server exited with {server.returncode}")
+            else:
+                scenario(Checker(spec, port))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+            moss.shutdown()
+    for path, operations in spec["paths"].items():
+        for method in operations:
+            if method in ("get", "post", "put", "patch", "delete") and (method, path) not in called:
+                findings.append(f"{method.upper()} {path}: documented but not exercised")
+    for finding in findings:
+        print(f"check-openapi: {finding}", file=sys.stderr)
+    print(f"check-openapi: {len(called)} operations checked, {len(findings)} findings", file=sys.stderr)
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
