@@ -129,10 +129,10 @@ struct ConfigurationValueCheck {
     }
 
     func url(_ value: ConfigurationValue) throws(ConfigurationError) -> URL {
-        let text = try string(value)
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else { throw fail("expected an http or https URL, got \(value.summary)") }
+        // The only URL key is moss.authURL, which receives the project key: plain http only to loopback.
+        guard let url = MossConfiguration.parseAuthURL(try string(value)) else {
+            throw fail("expected an https URL (http only to localhost), got \(value.summary)")
+        }
         return url
     }
 }

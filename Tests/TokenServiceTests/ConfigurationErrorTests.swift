@@ -71,7 +71,11 @@ import Testing
             ),
             (
                 ["TOKENVEND_MOSS_AUTH_URL": "ftp://x/y"],
-                #"moss.authURL (TOKENVEND_MOSS_AUTH_URL): expected an http or https URL, got "ftp://x/y""#
+                #"moss.authURL (TOKENVEND_MOSS_AUTH_URL): expected an https URL (http only to localhost), got "ftp://x/y""#
+            ),
+            (
+                ["TOKENVEND_MOSS_AUTH_URL": "http://moss.example.com/token"],
+                #"moss.authURL (TOKENVEND_MOSS_AUTH_URL): expected an https URL (http only to localhost), got "http://moss.example.com/token""#
             ),
         ])
     func invalidEnvironmentValues(environment: [String: String], message: String) throws {
