@@ -99,6 +99,21 @@ struct StreamTokenTests {
         }
     }
 
+    @Test("a logged-out or disabled caller gets 401 and nothing is signed")
+    func revokedCallers() async throws {
+        try await withTestServer { server in
+            let loggedOut = try await server.signUp()
+            _ = try await server.request("POST", "/auth/logout", headers: loggedOut.bearer)
+            #expect(try await server.request("POST", "/stream-token", headers: loggedOut.bearer).status == 401)
+            let disabled = try await server.signUp()
+            let accounts = try AccountAdministration(configuration: server.configuration)
+            _ = try accounts.disable(email: disabled.email)
+            accounts.close()
+            #expect(try await server.request("POST", "/stream-token", headers: disabled.bearer).status == 401)
+            #expect(server.server.metrics.tokensIssued.value("stream") == 0)
+        }
+    }
+
     @Test("no stream key configured: 503 unavailable")
     func notConfigured() async throws {
         try await withTestServer(environment: ["TOKENVEND_STREAM_KEYS": "[]"]) { server in
