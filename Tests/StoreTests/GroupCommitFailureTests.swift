@@ -38,6 +38,14 @@ import Testing
         }
     }
 
+    /// Rolls back the whole transaction and throws, as SQLite does under a write on some I/O or memory errors.
+    static func rollBackEverything() -> @Sendable (Connection) throws(StoreError) -> Void {
+        { (connection: Connection) throws(StoreError) in
+            try connection.execute("ROLLBACK")
+            throw StoreError.notFound
+        }
+    }
+
     static func failures(_ results: [Result<Void, StoreError>]) -> [StoreError?] {
         results.map { result in
             if case .failure(let error) = result { return error }
@@ -66,6 +74,18 @@ import Testing
             #expect(try await SessionStore(database: database).find(sessionID: "orphan") == nil)
             // The group's commit failed; the two good writes then committed one at a time.
             #expect(try GroupCommitTests.commits(database) == before + 2)
+            #expect(database.pendingWrites == 0)
+        }
+    }
+
+    @Test("a write whose error ended the whole transaction makes the group retry one by one; the others commit")
+    func lostTransactionIsRetried() async throws {
+        try await GroupCommitTests.withDatabase { database, _ in
+            let results = await Self.group(
+                database, [Self.insert("a@example.com"), Self.rollBackEverything(), Self.insert("c@example.com")])
+            let stored = try GroupCommitTests.emails(database)
+            #expect(Self.failures(results) == [nil, .notFound, nil])
+            #expect(stored == ["a@example.com", "c@example.com"])
             #expect(database.pendingWrites == 0)
         }
     }
