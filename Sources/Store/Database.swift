@@ -5,9 +5,10 @@ import Synchronization
 /// A SQLite database in WAL mode: one writer connection confined to a serial queue and a small pool of
 /// reader connections.
 ///
-/// Writes from this process are serialized on the writer queue, and `busy_timeout` makes writers in other
-/// processes (the `tokenvend users` CLI on the same file) wait for each other instead of failing, so callers
-/// never see "database is locked" unless a lock is held longer than the timeout (then `.unavailable(.busy)`).
+/// Writes from this process are serialized on the writer queue (the `async` ones grouped into shared commits,
+/// see `write(_:) async`), and `busy_timeout` makes writers in other processes (the `tokenvend users` CLI on the
+/// same file) wait for each other instead of failing, so callers never see "database is locked" unless a lock is
+/// held longer than the timeout (then `.unavailable(.busy)`).
 /// Opening applies `journal_mode=WAL`, `synchronous=FULL`, `foreign_keys=ON` and the pending migrations.
 ///
 /// A failed write never poisons the store: after `SQLITE_FULL` or `SQLITE_READONLY` the transaction is rolled
@@ -44,13 +45,15 @@ public final class Database: Sendable {
     /// The configuration the database was opened with.
     public let configuration: Configuration
     let writerQueue: DispatchQueue
-    private let writer: WriterSlot
+    let writer: WriterSlot
     private let readers: ReaderPool
     private let readQueue: DispatchQueue
     private let watcher: Mutex<Connection?>
     private let openReader: @Sendable () throws(StoreError) -> Connection
-    private let commits = Atomic<UInt64>(0)
-    private let queuedWrites = Atomic<Int>(0)
+    let commits = Atomic<UInt64>(0)
+    let queuedWrites = Atomic<Int>(0)
+    /// Async writes waiting for a group commit (`Database+GroupCommit.swift`).
+    let pendingWriteQueue = WriteQueue(batchLimit: 64)
 
     /// Opens (creating the file and its folder if needed) and migrates the database.
     /// - Throws: `StoreError.unavailable` when the file cannot be opened, `.schemaTooNew` when a newer
@@ -97,17 +100,25 @@ public final class Database: Sendable {
         return try writerQueue.sync { performWrite(body) }.get()
     }
 
-    /// Runs `body` in a write transaction on the writer queue, suspending (not blocking) the caller.
-    /// - Throws: as the synchronous `write`.
+    /// Runs `body` as a write transaction on the writer queue, suspending (not blocking) the caller.
+    ///
+    /// Group commit: writes queued while the writer is busy (up to 64, in arrival order) share one
+    /// `BEGIN IMMEDIATE` … `COMMIT`, each inside its own `SAVEPOINT`, so many writers pay one fsync. Each
+    /// behaves as its own transaction run in queue order: it sees the writes before it, a throwing `body` rolls
+    /// back only its own changes, and the caller resumes only once the `COMMIT` is durable.
+    ///
+    /// `body` may run twice: when a group's `COMMIT` fails, the group is rolled back and its writes are retried
+    /// one by one. So `body` must act only through the connection (no other side effects) and return what that
+    /// last run computed.
+    /// - Throws: what `body` throws, or the `StoreError` of `BEGIN`/`COMMIT` (`.unavailable(.diskFull)`, …).
     public func write<T: Sendable>(
         _ body: @escaping @Sendable (Connection) throws(StoreError) -> T
     ) async throws(StoreError) -> T {
         queuedWrites.add(1, ordering: .relaxed)
-        let result: Result<T, StoreError> = await withCheckedContinuation { continuation in
-            writerQueue.async {
-                let result = self.performWrite(body)
-                self.queuedWrites.subtract(1, ordering: .relaxed)
-                continuation.resume(returning: result)
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<T, StoreError>, Never>) in
+            if pendingWriteQueue.enqueue(PendingWrite(body, continuation: continuation)) {
+                writerQueue.async { self.drainPendingWrites() }
             }
         }
         return try result.get()
@@ -150,7 +161,8 @@ public final class Database: Sendable {
         watcher.withLock { $0 = nil }
     }
 
-    private func performWrite<T>(_ body: (Connection) throws(StoreError) -> T) -> Result<T, StoreError> {
+    /// Runs `body` in a transaction of its own on the writer connection (on the writer queue).
+    func performWrite<T>(_ body: (Connection) throws(StoreError) -> T) -> Result<T, StoreError> {
         Result { () throws(StoreError) -> T in
             let connection = try writer.connection()
             do throws(StoreError) {
@@ -160,13 +172,22 @@ public final class Database: Sendable {
                 commits.add(1, ordering: .relaxed)
                 return value
             } catch {
-                if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
-                if error.suggestsReopen || (error == .unavailable(.readOnly) && connection.isReadOnlyFile) {
-                    writer.discard()
-                }
+                abandon(connection, after: error)
                 throw error
             }
         }
+    }
+
+    /// Rolls back the writer's open transaction after `error`, and drops the writer when the error says it is
+    /// stale, so the next write reopens it.
+    func abandon(_ connection: Connection, after error: StoreError) {
+        if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
+        if needsReopen(after: error, connection) { writer.discard() }
+    }
+
+    /// Whether `error` means the writer connection is stale (I/O error, opened read-only, …).
+    func needsReopen(after error: StoreError, _ connection: Connection) -> Bool {
+        error.suggestsReopen || (error == .unavailable(.readOnly) && connection.isReadOnlyFile)
     }
 }
 

@@ -86,6 +86,31 @@ import Testing
         #expect(outcomes.count { if case .converged(_, 1) = $0 { true } else { false } } == 49)
     }
 
+    @Test("racing async rotations with grace 0: one rotates, one detects reuse, the rest find it revoked")
+    func asyncRaceWithoutGrace() async throws {
+        let temporary = try TemporaryDatabase()
+        defer { temporary.remove() }
+        let database = try temporary.open()
+        defer { database.close() }
+        let user = try await UserStore(database: database).create(email: "a@example.com", passwordHash: "h")
+        let sessions = SessionStore(database: database)
+        let session = try await sessions.create(
+            userID: user.id, userAgent: nil, ip: nil, refreshTTL: Self.ttl, maxLifetime: .seconds(900))
+        let outcomes = try await withThrowingTaskGroup(of: RotationOutcome.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    try await sessions.rotate(
+                        sessionID: session.id, presentedCounter: 0, grace: .zero, refreshTTL: Self.ttl)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.count { if case .rotated = $0 { true } else { false } } == 1)
+        #expect(outcomes.count { if case .reuseDetected = $0 { true } else { false } } == 1)
+        #expect(outcomes.count { $0 == .invalid } == 48)
+        #expect(try await sessions.find(sessionID: session.id)?.revokedAt != nil)
+    }
+
     @Test("two Database instances on one file (server and CLI) both write concurrently without lock errors")
     func twoInstances() throws {
         let temporary = try TemporaryDatabase()
