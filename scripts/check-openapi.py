@@ -182,7 +182,7 @@ def scenario(check):
 def main():
     spec = yaml.safe_load(open(os.path.join(ROOT, "docs/openapi.yaml")))
     validate_spec(spec)
-    binary = os.environ.get("TOKENVEND_BIN", os.path.join(ROOT, ".build/debug/tokenvend"))
+    binary = os.path.abspath(os.environ.get("TOKENVEND_BIN", os.path.join(ROOT, ".build/debug/tokenvend")))
     if not os.access(binary, os.X_OK):
         print(f"check-openapi: no tokenvend binary at {binary} (run swift build first)", file=sys.stderr)
         return 1
@@ -190,7 +190,8 @@ def main():
     threading.Thread(target=moss.serve_forever, daemon=True).start()
     port = free_port()
     with tempfile.TemporaryDirectory() as directory:
-        environment = dict(os.environ)
+        # Only the settings below: an inherited TOKENVEND_* (such as TOKENVEND_BIN) is not a server key.
+        environment = {name: value for name, value in os.environ.items() if not name.startswith("TOKENVEND_")}
         environment.update({
             "TOKENVEND_SERVER_PORT": str(port),
             "TOKENVEND_DATABASE_PATH": os.path.join(directory, "tokenvend.sqlite"),
