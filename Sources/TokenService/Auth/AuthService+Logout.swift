@@ -11,7 +11,7 @@ extension AuthService {
     /// credential at all the answer is 401.
     func logout(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         let scope = try Self.scope(of: request)
-        let identity = try identify(request)
+        let identity = try await identify(request)
         guard let identity else { return Self.loggedOut(request) }
         context.accessLogMetadata["user.id"] = .string(identity.userID)
         let revoked: Int
@@ -33,7 +33,7 @@ extension AuthService {
     }
 
     /// The user and session the request's credentials name, or nil when they name no live session.
-    private func identify(_ request: HTTPRequest) throws(ServiceError) -> (userID: String, sessionID: String)? {
+    private func identify(_ request: HTTPRequest) async throws(ServiceError) -> (userID: String, sessionID: String)? {
         var presented = false
         if let (token, viaCookie) = try? Authenticator.credential(in: request) {
             presented = true
@@ -49,7 +49,7 @@ extension AuthService {
         if let refresh {
             presented = true
             if let claims = refreshTokens.decode(refresh),
-                let status = try? sessions.status(sessionID: claims.sessionID)
+                let status = try? await sessions.status(sessionID: claims.sessionID)
             {
                 return (status.userID, claims.sessionID)
             }

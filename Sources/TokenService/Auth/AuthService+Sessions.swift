@@ -18,7 +18,7 @@ extension AuthService {
 
     /// `GET /auth/sessions` → the caller's live sessions, most recently used first.
     func listSessions(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        let caller = try authenticator.authenticate(request, now: now())
+        let caller = try await authenticator.authenticate(request, now: now())
         context.accessLogMetadata["user.id"] = .string(caller.userID)
         let live: [Session]
         do {
@@ -36,7 +36,7 @@ extension AuthService {
 
     /// `DELETE /auth/sessions/{id}` → 204, or 404 when it is not one of the caller's live sessions.
     func revokeSession(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        let caller = try authenticator.authenticate(request, now: now())
+        let caller = try await authenticator.authenticate(request, now: now())
         context.accessLogMetadata["user.id"] = .string(caller.userID)
         let id = (request.parameters["id"] ?? "").lowercased()
         let revoked: Int

@@ -14,34 +14,57 @@ struct Authenticator: Sendable {
     let tokens: AccessTokenIssuer
     let sessions: SessionStore
 
-    /// The caller of `request`, checked at `now`.
+    /// The caller of `request`, checked at `now`, for handlers that run on the event loop: the session read
+    /// is a blocking point read on a pooled reader connection (microseconds).
     func authenticate(_ request: HTTPRequest, now: Date) throws(ServiceError) -> Caller {
+        let (claims, viaCookie) = try verifiedClaims(request, now: now)
+        let status: SessionStatus?
+        do {
+            status = try sessions.status(sessionID: claims.sessionID)
+        } catch {
+            throw Self.storeUnavailable
+        }
+        return try caller(claims, viaCookie: viaCookie, status: status, now: now)
+    }
+
+    /// The same check for handlers that run in a Task: the session read hops to the store's queue, so the
+    /// cooperative thread pool never waits on SQLite.
+    func authenticate(_ request: HTTPRequest, now: Date) async throws(ServiceError) -> Caller {
+        let (claims, viaCookie) = try verifiedClaims(request, now: now)
+        let status: SessionStatus?
+        do {
+            status = try await sessions.status(sessionID: claims.sessionID)
+        } catch {
+            throw Self.storeUnavailable
+        }
+        return try caller(claims, viaCookie: viaCookie, status: status, now: now)
+    }
+
+    /// The access token's claims after the CSRF rule, the signature and the claims checks.
+    private func verifiedClaims(_ request: HTTPRequest, now: Date) throws(ServiceError) -> (AccessClaims, Bool) {
         let (token, viaCookie) = try Self.credential(in: request)
         if viaCookie, Self.isUnsafe(request.method) { try Self.checkCSRF(request) }
-        let claims: AccessClaims
         do {
-            claims = try tokens.verify(token, now: now)
+            return (try tokens.verify(token, now: now), viaCookie)
         } catch {
             throw .invalidToken(presented: true)
         }
-        try checkSession(claims.sessionID, userID: claims.subject, now: now)
+    }
+
+    /// The session must exist, belong to the token's subject, and be neither revoked nor past its cap.
+    private func caller(_ claims: AccessClaims, viaCookie: Bool, status: SessionStatus?, now: Date)
+        throws(ServiceError) -> Caller
+    {
+        guard let status, status.userID == claims.subject, status.isLive(at: now) else {
+            throw .invalidToken(presented: true)
+        }
         return Caller(
             userID: claims.subject, sessionID: claims.sessionID, email: claims.email, role: claims.role,
             tenantID: claims.tenantID, viaCookie: viaCookie)
     }
 
-    /// The session must exist, belong to the token's subject, and be neither revoked nor past its cap.
-    func checkSession(_ sessionID: String, userID: String, now: Date) throws(ServiceError) {
-        let status: SessionStatus?
-        do {
-            status = try sessions.status(sessionID: sessionID)
-        } catch {
-            throw .unavailable("The session store is unavailable; retry later.", retryAfter: 1)
-        }
-        guard let status, status.userID == userID, status.isLive(at: now) else {
-            throw .invalidToken(presented: true)
-        }
-    }
+    private static let storeUnavailable = ServiceError.unavailable(
+        "The session store is unavailable; retry later.", retryAfter: 1)
 
     /// The presented access token and whether it came from the cookie.
     static func credential(in request: HTTPRequest) throws(ServiceError) -> (String, Bool) {

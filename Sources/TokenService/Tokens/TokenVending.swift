@@ -42,7 +42,7 @@ struct TokenVending: Sendable {
 
     /// `GET /moss-token` → `{"token", "expiresIn"}` from the shared project-token cache.
     func mossToken(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        let caller = try authenticator.authenticate(request, now: now())
+        let caller = try await authenticator.authenticate(request, now: now())
         context.accessLogMetadata["user.id"] = .string(caller.userID)
         guard let moss else { throw MossError.notConfigured }
         let vended: MossVendedToken
