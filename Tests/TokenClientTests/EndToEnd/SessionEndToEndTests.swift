@@ -71,4 +71,27 @@ struct SessionEndToEndTests {
             await #expect(throws: TokenClientError.self) { try await sessions[0].revokeSession(id: other.id) }
         }
     }
+
+    @Test("after logout the token providers serve nothing cached, and the next user gets a token with their own ids")
+    func providersFollowTheSignedInUser() async throws {
+        let clock = TestClock()
+        try await withLiveServer(now: clock.closure) { live in
+            let session = live.session(now: clock.closure)
+            let stream = StreamTokenProvider(session: session, now: clock.closure)
+            let moss = MossTokenProvider(session: session, now: clock.closure)
+            try await live.signUp(session, email: "first@example.com")
+            let first = try IndependentJWS.verify(try await stream.token(), secret: LiveServer.streamSecret)
+            #expect(first.payload["ids"] as? [String: String] == ["registered": "first@example.com"])
+            _ = try await moss.getAuthHeader()
+
+            try await session.logout()
+            await #expect(throws: TokenClientError.signedOut) { try await stream.token() }
+            await #expect(throws: TokenClientError.signedOut) { try await moss.getAuthHeader() }
+
+            try await live.signUp(session, email: "second@example.com")
+            let second = try IndependentJWS.verify(try await stream.token(), secret: LiveServer.streamSecret)
+            #expect(second.payload["ids"] as? [String: String] == ["registered": "second@example.com"])
+            #expect(try await moss.getAuthHeader() == "moss-project-token-1")
+        }
+    }
 }
