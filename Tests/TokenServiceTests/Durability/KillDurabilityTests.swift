@@ -16,7 +16,8 @@ struct KillDurabilityTests {
 
     /// What the clients saw acknowledged before the kill.
     struct Ledger {
-        /// Per refreshing session: its id, the login's refresh token, then every acknowledged successor.
+        /// Per refreshing session: its id, the login's refresh token, then every acknowledged successor (each
+        /// acknowledged to two racing clients, or to one when the other's request died with the server).
         var chains: [(sessionID: String, tokens: [String])] = []
         /// Emails whose registration was answered 201.
         var registered: [String] = []
@@ -125,16 +126,26 @@ struct KillDurabilityTests {
         return ledger
     }
 
-    /// Rotates the session's last acknowledged token until the server goes away.
+    /// Two clients of the session present its last acknowledged token at the same time, over and over, until
+    /// the server goes away: one rotates it, the other converges on the same successor.
     static func refreshLoop(_ client: ChildClient, _ ledger: Recorder, _ index: Int) async {
         while true {
             guard let token = ledger.withLock({ $0.chains[index].tokens.last }) else { return }
-            guard let answer = try? await client.refresh(token) else { return }
-            guard answer.status == 200, let next = answer.refreshToken else {
-                ledger.withLock { $0.surprises.append("refresh answered \(answer.status)") }
+            async let first = try? client.refresh(token)
+            async let second = try? client.refresh(token)
+            let answers = await [first, second].compactMap { $0 }
+            let successors = Set(answers.compactMap(\.refreshToken))
+            guard answers.allSatisfy({ $0.status == 200 }), successors.count <= 1 else {
+                let statuses = answers.map(\.status)
+                ledger.withLock {
+                    $0.surprises.append("racing refreshes answered \(statuses), \(successors.count) tokens")
+                }
                 return
             }
+            guard let next = successors.first else { return }
             ledger.withLock { $0.chains[index].tokens.append(next) }
+            // A client whose request died with the server is done.
+            if answers.count < 2 { return }
         }
     }
 
