@@ -78,14 +78,16 @@ let package = Package(
         .testTarget(
             name: "TokenServiceTests",
             dependencies: [
-                "TokenService", "JWT", "HTTPServer",
+                "TokenService", "JWT", "HTTPServer", "Store",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "TokenClientTests",
-            dependencies: ["TokenClient", "TokenService", "tokenvend"],
+            dependencies: [
+                "TokenClient", "TokenService", "tokenvend", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

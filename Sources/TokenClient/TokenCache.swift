@@ -9,13 +9,23 @@ actor TokenCache {
     private var cached: ExpiringToken?
     private var inFlight: (id: UInt64, task: Task<ExpiringToken, any Error>)?
     private var nextID: UInt64 = 0
+    /// Whose token is cached (see ``token(owner:fetch:)``).
+    private var owner: String?
 
     init(now: @escaping @Sendable () -> Date) {
         self.now = now
     }
 
     /// The cached token while `now < refreshAt`, else the result of the fetch in flight or of a new one.
-    func token(fetch: @escaping @Sendable () async throws -> ExpiringToken) async throws -> ExpiringToken {
+    /// - Parameter owner: who the token is for (the signed-in user); when it differs from the owner of the
+    ///   cached token or of the fetch in flight, both are dropped, so one user never gets another's token.
+    func token(
+        owner: String? = nil, fetch: @escaping @Sendable () async throws -> ExpiringToken
+    ) async throws -> ExpiringToken {
+        if owner != self.owner {
+            invalidate()
+            self.owner = owner
+        }
         if let cached, now() < cached.refreshAt { return cached }
         if let inFlight { return try await inFlight.task.value }
         nextID += 1

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// Checks an HS512 JWS without any of the project's code: SHA-512 and HMAC (FIPS 180-4, RFC 2104) written
+/// out here, base64url and JSON decoded with Foundation.
+enum IndependentJWS {
+    /// The decoded header text and payload object of `token` after its signature checked out with the UTF-8
+    /// bytes of `secret`.
+    static func verify(_ token: String, secret: String) throws -> (header: String, payload: [String: Any]) {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        try #require(parts.count == 3)
+        let expected = hmacSHA512(key: Array(secret.utf8), message: Array("\(parts[0]).\(parts[1])".utf8))
+        #expect(Array(try decode(parts[2])) == expected, "HS512 signature does not match")
+        let header = String(decoding: try decode(parts[0]), as: UTF8.self)
+        let payload = try #require(try JSONSerialization.jsonObject(with: decode(parts[1])) as? [String: Any])
+        return (header, payload)
+    }
+
+    static func decode(_ segment: String) throws -> Data {
+        var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return try #require(Data(base64Encoded: base64))
+    }
+
+    static func hmacSHA512(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var block = key.count > 128 ? sha512(key) : key
+        block += [UInt8](repeating: 0, count: 128 - block.count)
+        let inner = sha512(block.map { $0 ^ 0x36 } + message)
+        return sha512(block.map { $0 ^ 0x5c } + inner)
+    }
+
+    static func sha512(_ message: [UInt8]) -> [UInt8] {
+        var state: [UInt64] = [
+            0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b, 0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1,
+            0x510e_527f_ade6_82d1, 0x9b05_688c_2b3e_6c1f, 0x1f83_d9ab_fb41_bd6b, 0x5be0_cd19_137e_2179,
+        ]
+        var padded = message + [0x80]
+        while padded.count % 128 != 112 { padded.append(0) }
+        padded += [UInt8](repeating: 0, count: 8)
+        let bitLength = UInt64(message.count) &* 8
+        for shift in stride(from: 56, through: 0, by: -8) {
+            padded.append(UInt8(truncatingIfNeeded: bitLength >> shift))
+        }
+        for chunk in stride(from: 0, to: padded.count, by: 128) {
+            var words = [UInt64](repeating: 0, count: 80)
+            for index in 0..<16 {
+                for byte in 0..<8 { words[index] = words[index] << 8 | UInt64(padded[chunk + index * 8 + byte]) }
+            }
+            for index in 16..<80 {
+                let s0 = rotr(words[index - 15], 1) ^ rotr(words[index - 15], 8) ^ (words[index - 15] >> 7)
+                let s1 = rotr(words[index - 2], 19) ^ rotr(words[index - 2], 61) ^ (words[index - 2] >> 6)
+                words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = (
+                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+            )
+            for index in 0..<80 {
+                let sum1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)
+                let choice = (e & f) ^ (~e & g)
+                let temp1 = h &+ sum1 &+ choice &+ roundConstants[index] &+ words[index]
+                let sum0 = rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ sum0 &+ majority)
+            }
+            for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] = state[index] &+ value }
+        }
+        return state.flatMap { word in
+            stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> $0) }
+        }
+    }
+
+    private static func rotr(_ value: UInt64, _ count: UInt64) -> UInt64 {
+        value >> count | value << (64 - count)
+    }
+
+    private static let roundConstants: [UInt64] = [
+        0x428a_2f98_d728_ae22, 0x7137_4491_23ef_65cd, 0xb5c0_fbcf_ec4d_3b2f, 0xe9b5_dba5_8189_dbbc,
+        0x3956_c25b_f348_b538, 0x59f1_11f1_b605_d019, 0x923f_82a4_af19_4f9b, 0xab1c_5ed5_da6d_8118,
+        0xd807_aa98_a303_0242, 0x1283_5b01_4570_6fbe, 0x2431_85be_4ee4_b28c, 0x550c_7dc3_d5ff_b4e2,
+        0x72be_5d74_f27b_896f, 0x80de_b1fe_3b16_96b1, 0x9bdc_06a7_25c7_1235, 0xc19b_f174_cf69_2694,
+        0xe49b_69c1_9ef1_4ad2, 0xefbe_4786_384f_25e3, 0x0fc1_9dc6_8b8c_d5b5, 0x240c_a1cc_77ac_9c65,
+        0x2de9_2c6f_592b_0275, 0x4a74_84aa_6ea6_e483, 0x5cb0_a9dc_bd41_fbd4, 0x76f9_88da_8311_53b5,
+        0x983e_5152_ee66_dfab, 0xa831_c66d_2db4_3210, 0xb003_27c8_98fb_213f, 0xbf59_7fc7_beef_0ee4,
+        0xc6e0_0bf3_3da8_8fc2, 0xd5a7_9147_930a_a725, 0x06ca_6351_e003_826f, 0x1429_2967_0a0e_6e70,
+        0x27b7_0a85_46d2_2ffc, 0x2e1b_2138_5c26_c926, 0x4d2c_6dfc_5ac4_2aed, 0x5338_0d13_9d95_b3df,
+        0x650a_7354_8baf_63de, 0x766a_0abb_3c77_b2a8, 0x81c2_c92e_47ed_aee6, 0x9272_2c85_1482_353b,
+        0xa2bf_e8a1_4cf1_0364, 0xa81a_664b_bc42_3001, 0xc24b_8b70_d0f8_9791, 0xc76c_51a3_0654_be30,
+        0xd192_e819_d6ef_5218, 0xd699_0624_5565_a910, 0xf40e_3585_5771_202a, 0x106a_a070_32bb_d1b8,
+        0x19a4_c116_b8d2_d0c8, 0x1e37_6c08_5141_ab53, 0x2748_774c_df8e_eb99, 0x34b0_bcb5_e19b_48a8,
+        0x391c_0cb3_c5c9_5a63, 0x4ed8_aa4a_e341_8acb, 0x5b9c_ca4f_7763_e373, 0x682e_6ff3_d6b2_b8a3,
+        0x748f_82ee_5def_b2fc, 0x78a5_636f_4317_2f60, 0x84c8_7814_a1f0_ab72, 0x8cc7_0208_1a64_39ec,
+        0x90be_fffa_2363_1e28, 0xa450_6ceb_de82_bde9, 0xbef9_a3f7_b2c6_7915, 0xc671_78f2_e372_532b,
+        0xca27_3ece_ea26_619c, 0xd186_b8c7_21c0_c207, 0xeada_7dd6_cde0_eb1e, 0xf57d_4f7f_ee6e_d178,
+        0x06f0_67aa_7217_6fba, 0x0a63_7dc5_a2c8_98a6, 0x113f_9804_bef9_0dae, 0x1b71_0b35_131c_471b,
+        0x28db_77f5_2304_7d84, 0x32ca_ab7b_40c7_2493, 0x3c9e_be0a_15c9_bebc, 0x431d_67c4_9c10_0d4c,
+        0x4cc5_d4be_cb3e_42b6, 0x597f_299c_fc65_7e2a, 0x5fcb_6fab_3ad6_faec, 0x6c44_198c_4a47_5817,
+    ]
+}
+
+@Suite("Independent HS512 check used by the end-to-end tests")
+struct IndependentJWSTests {
+    @Test("the hand-written HMAC-SHA512 matches RFC 4231 test cases 1, 2 and 6")
+    func rfc4231() {
+        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+        #expect(
+            hex(IndependentJWS.hmacSHA512(key: [UInt8](repeating: 0x0b, count: 20), message: Array("Hi There".utf8)))
+                == "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cde"
+                + "daa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854")
+        #expect(
+            hex(IndependentJWS.hmacSHA512(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
+                == "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea250554"
+                + "9758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737")
+        #expect(
+            hex(
+                IndependentJWS.hmacSHA512(
+                    key: [UInt8](repeating: 0xaa, count: 131),
+                    message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+                == "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f352"
+                + "6b56d037e05f2598bd0fd2215d6a1e5295e64f73f63f0aec8b915a985d786598")
+        #expect(
+            hex(IndependentJWS.sha512([])).hasPrefix("cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce")
+        )
+    }
+}
