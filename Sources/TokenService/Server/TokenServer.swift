@@ -48,7 +48,8 @@ public final class TokenServer: Sendable {
         components.register(on: &router, database: database)
         self.http = HTTPServer(
             configuration: configuration.httpConfiguration, router: router, logger: logger,
-            observer: { completed in metrics.record(completed) })
+            observer: { completed in metrics.record(completed) },
+            afterEvents: { StructuredLogHandler.flushBuffered() })
         metrics.registry.gauge("tokenvend_password_hash_queue_depth", help: "Password hashes waiting for a thread.") {
             Double(components.hashingPool.load.queued)
         }
@@ -71,10 +72,12 @@ public final class TokenServer: Sendable {
     public func shutdown() async {
         await http.shutdown(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
         database.close()
+        StructuredLogHandler.flushBuffered()
     }
 
     /// Serves until SIGTERM or SIGINT, drains (a second signal exits at once), then closes the database.
     public func run() async throws {
+        defer { StructuredLogHandler.flushBuffered() }
         try await http.run()
         database.close()
     }
