@@ -16,18 +16,37 @@ struct Authenticator: Sendable {
 
     /// The caller of `request`, checked at `now`.
     func authenticate(_ request: HTTPRequest, now: Date) throws(ServiceError) -> Caller {
+        let (claims, viaCookie) = try verifiedClaims(request, now: now)
+        try checkSession(claims.sessionID, userID: claims.subject, now: now)
+        return Self.caller(claims, viaCookie: viaCookie)
+    }
+
+    /// The caller of `request` and the caller's customer ids, with the session check and the ids read in one
+    /// database transaction (`POST /stream-token`).
+    func authenticateWithCustomerIDs(
+        _ request: HTTPRequest, now: Date
+    ) throws(ServiceError) -> (caller: Caller, customerIDs: [String: String]) {
+        let (claims, viaCookie) = try verifiedClaims(request, now: now)
+        let read: (status: SessionStatus?, customerIDs: [String: String])
+        do {
+            read = try sessions.statusAndCustomerIDs(sessionID: claims.sessionID, userID: claims.subject)
+        } catch {
+            throw .unavailable("The session store is unavailable; retry later.", retryAfter: 1)
+        }
+        try Self.check(read.status, userID: claims.subject, now: now)
+        return (Self.caller(claims, viaCookie: viaCookie), read.customerIDs)
+    }
+
+    /// The claims of the request's access token (signature, `typ`, `iss`, `aud`, times) and whether it came
+    /// from the cookie (then an unsafe method needs the CSRF header); the session is not checked yet.
+    func verifiedClaims(_ request: HTTPRequest, now: Date) throws(ServiceError) -> (AccessClaims, Bool) {
         let (token, viaCookie) = try Self.credential(in: request)
         if viaCookie, Self.isUnsafe(request.method) { try Self.checkCSRF(request) }
-        let claims: AccessClaims
         do {
-            claims = try tokens.verify(token, now: now)
+            return (try tokens.verify(token, now: now), viaCookie)
         } catch {
             throw .invalidToken(presented: true)
         }
-        try checkSession(claims.sessionID, userID: claims.subject, now: now)
-        return Caller(
-            userID: claims.subject, sessionID: claims.sessionID, email: claims.email, role: claims.role,
-            tenantID: claims.tenantID, viaCookie: viaCookie)
     }
 
     /// The session must exist, belong to the token's subject, and be neither revoked nor past its cap.
@@ -38,9 +57,19 @@ struct Authenticator: Sendable {
         } catch {
             throw .unavailable("The session store is unavailable; retry later.", retryAfter: 1)
         }
+        try Self.check(status, userID: userID, now: now)
+    }
+
+    static func check(_ status: SessionStatus?, userID: String, now: Date) throws(ServiceError) {
         guard let status, status.userID == userID, status.isLive(at: now) else {
             throw .invalidToken(presented: true)
         }
+    }
+
+    static func caller(_ claims: AccessClaims, viaCookie: Bool) -> Caller {
+        Caller(
+            userID: claims.subject, sessionID: claims.sessionID, email: claims.email, role: claims.role,
+            tenantID: claims.tenantID, viaCookie: viaCookie)
     }
 
     /// The presented access token and whether it came from the cookie.
@@ -56,11 +85,26 @@ struct Authenticator: Sendable {
     }
 
     /// The token of `Bearer <token>` (RFC 6750 §2.1; the scheme is case-insensitive), or nil.
+    ///
+    /// Works on the UTF-8 bytes (no splitting or lowercasing): this runs on every authenticated request.
     static func bearerToken(_ authorization: String) -> String? {
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingSpaces()
-        return token.isEmpty ? nil : String(token)
+        let utf8 = authorization.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex, utf8[index] == UInt8(ascii: " ") { index = utf8.index(after: index) }
+        for expected in "bearer".utf8 {
+            guard index != utf8.endIndex, utf8[index] | 0x20 == expected else { return nil }
+            index = utf8.index(after: index)
+        }
+        guard index != utf8.endIndex, utf8[index] == UInt8(ascii: " ") else { return nil }
+        while index != utf8.endIndex, isBlank(utf8[index]) { index = utf8.index(after: index) }
+        var end = utf8.endIndex
+        while end > index, isBlank(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        guard index < end else { return nil }
+        return String(Substring(authorization.utf8[index..<end]))
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
     static func isUnsafe(_ method: HTTPMethod) -> Bool {

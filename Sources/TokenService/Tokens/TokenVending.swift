@@ -18,24 +18,19 @@ struct TokenVending: Sendable {
     /// `ids` is the requested map or, when absent, all of the caller's customer ids; a requested pair that is
     /// not the caller's is 403 `insufficient_scope` and nothing is signed.
     func streamToken(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let caller = try authenticator.authenticate(request, now: now())
+        let now = now()
+        let (caller, owned) = try authenticator.authenticateWithCustomerIDs(request, now: now)
         context.accessLogMetadata["user.id"] = .string(caller.userID)
         let requested = try JSONRequestBody(request, allowed: ["customerIds"], optional: true)
             .optionalStringMap("customerIds")
         guard let stream else {
             throw ServiceError.unavailable("Stream tokens are not configured.", retryAfter: 3600)
         }
-        let owned: [String: String]
-        do {
-            owned = try users.customerIDs(userID: caller.userID)
-        } catch {
-            throw AuthService.mapStore(error)
-        }
         let ids = requested ?? owned
         guard !ids.isEmpty, ids.allSatisfy({ owned[$0.key] == $0.value }) else {
             throw ServiceError.insufficientScope
         }
-        let issued = try stream.issue(ids: ids, now: now())
+        let issued = try stream.issue(ids: ids, now: now)
         metrics.tokensIssued.increment("stream")
         return .json(bytes: Self.body(token: issued.token, expiresIn: issued.expiresIn), headers: .noStore)
     }
