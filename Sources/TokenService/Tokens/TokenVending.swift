@@ -36,16 +36,18 @@ struct TokenVending: Sendable {
     }
 
     /// `GET /moss-token` → `{"token", "expiresIn"}` from the shared project-token cache.
-    func mossToken(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+    ///
+    /// Runs inline on the event loop: a cached token is answered at once; only a cache miss (the first call,
+    /// or a token past its refresh point) waits for Moss in a task.
+    func mossToken(_ request: HTTPRequest, _ context: RequestContext) throws -> HandlerResult {
         let caller = try authenticator.authenticate(request, now: now())
         context.accessLogMetadata["user.id"] = .string(caller.userID)
         guard let moss else { throw MossError.notConfigured }
-        let vended: MossVendedToken
-        if let cached = moss.cachedToken() {
-            vended = cached
-        } else {
-            vended = try await moss.token()
-        }
+        if let cached = moss.cachedToken() { return .response(mossResponse(cached)) }
+        return .async { try await mossResponse(moss.token()) }
+    }
+
+    private func mossResponse(_ vended: MossVendedToken) -> HTTPResponse {
         metrics.tokensIssued.increment("moss")
         return .json(bytes: Self.body(token: vended.token, expiresIn: vended.expiresIn), headers: .noStore)
     }
