@@ -23,7 +23,7 @@ extension AuthService {
                 "The password must be \(policy.minLength) to \(policy.maxLength) characters.")
         }
         let hasher = self.hasher
-        let hash = try await hashed { () throws(PasswordHashError) -> String in try hasher.hash(password) }
+        let hash = try await hashed { () throws(PasswordHashError) -> String in try hasher.get().hash(password) }
         let user: Store.User
         do {
             user = try await users.create(email: email.value, passwordHash: hash, role: "user", tenantID: tenantID)

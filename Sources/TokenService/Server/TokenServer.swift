@@ -30,7 +30,7 @@ public final class TokenServer: Sendable {
     ///   - mossUpstream: Replaces the HTTP exchange with Moss (tests). Default: the configured `moss.authURL`.
     ///   - now: The wall clock for token times. Default: the system clock.
     /// - Throws: `StoreError` when the database cannot be opened or migrated, `JWTError.weakKey` for a key the
-    ///   loader did not refuse, `PasswordHashError.invalidCost`, or `ServiceError` for a missing key.
+    ///   loader did not refuse, or `ServiceError` for a missing key. (The password hasher is built on first use.)
     public init(
         configuration: TokenServiceConfiguration, logger: Logger, mossUpstream: (any MossUpstream)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
