@@ -51,9 +51,9 @@ struct LogLine {
         first = false
     }
 
-    /// Whether no byte of `string` needs a JSON escape (the common case: copied in one go).
-    private static func isPlainJSON(_ string: String) -> Bool {
-        !string.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == UInt8(ascii: "\\") || $0 == 0x7F }
+    /// Whether `byte` must be escaped inside a JSON string (controls, quote, backslash, DEL).
+    private static func needsJSONEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == UInt8(ascii: "\\") || byte == 0x7F
     }
 
     /// Whether `string` is a non-empty logfmt value that needs no quotes.
@@ -63,8 +63,18 @@ struct LogLine {
 
     private mutating func appendJSONString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
-        if Self.isPlainJSON(string) {
+        // Native strings: scan and copy the contiguous UTF-8 in one go when nothing needs escaping.
+        var copied =
+            string.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+                for byte in utf8 where Self.needsJSONEscape(byte) { return false }
+                bytes.append(contentsOf: utf8)
+                return true
+            } ?? false
+        if !copied && !string.utf8.contains(where: Self.needsJSONEscape) {  // small or bridged strings
             bytes.append(contentsOf: string.utf8)
+            copied = true
+        }
+        if copied {
             bytes.append(UInt8(ascii: "\""))
             return
         }
