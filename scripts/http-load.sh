@@ -5,16 +5,29 @@
 # wrk: prints req/s, p99 and the server's peak RSS (VmHWM); wrk runs on CPU 1.
 # slow*: holds CONNS slowhttptest connections (-H, -B on POST /echo, -X pipelined slow reader) and, from the
 # 16th second for 15 s, runs a curl loop on GET /healthz; prints the success rate, p50/p99 and peak RSS.
+# TOKENVEND=path/to/tokenvend runs the real `tokenvend serve` instead (fresh database in a temporary folder;
+# slowbody then posts to /auth/login; extra flags go to `serve`).
 set -euo pipefail
 mode=${1:?mode}; shift
 root=$(cd "$(dirname "$0")/.." && pwd)
-(cd "$root/Fuzz" && swift build -c release --product healthz-server --scratch-path .build-fuzz >/dev/null)
 port=18199
-pids=()
-cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; }
+pids=(); scratch=$(mktemp -d)
+cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$scratch"; }
 trap cleanup EXIT
+echo_path=/echo
+if [ -n "${TOKENVEND:-}" ]; then
+  echo_path=/auth/login
+else
+  (cd "$root/Fuzz" && swift build -c release --product healthz-server --scratch-path .build-fuzz >/dev/null)
+fi
 start_server() {
-  taskset -c 0 "$root/Fuzz/.build-fuzz/release/healthz-server" --port "$port" "$@" >/dev/null 2>&1 &
+  if [ -n "${TOKENVEND:-}" ]; then
+    TOKENVEND_STREAM_KEYS='[{"kid":"load","secret":"load-secret-load-secret-load-secret-load-secret-load-secret-0001"}]' \
+      taskset -c 0 "$TOKENVEND" serve --host 127.0.0.1 --port "$port" --database "$scratch/tv.sqlite" "$@" \
+      >"$scratch/server.log" 2>&1 &
+  else
+    taskset -c 0 "$root/Fuzz/.build-fuzz/release/healthz-server" --port "$port" "$@" >/dev/null 2>&1 &
+  fi
   server=$!; pids+=("$server")
   for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return; sleep 0.05; done
   echo "server did not start" >&2; exit 1
@@ -30,7 +43,7 @@ case $mode in
     start_server "$@"
     case $mode in
       slowloris) args=(-H -u "http://127.0.0.1:$port/healthz") ;;
-      slowbody) args=(-B -s 8192 -u "http://127.0.0.1:$port/echo") ;;
+      slowbody) args=(-B -s 8192 -u "http://127.0.0.1:$port$echo_path") ;;
       slowread) args=(-X -k 10 -w 1 -y 2 -n 5 -z 1 -u "http://127.0.0.1:$port/healthz") ;;
     esac
     slowhttptest -c "$conns" -i 10 -r 1000 -l 45 -x 10 -p 3 "${args[@]}" >/dev/null 2>&1 & pids+=($!)

@@ -27,15 +27,17 @@ extension Connection {
                 }
                 finish(response, head: head, context: context)
             case .async(let handler):
-                awaitingHandler = true
-                Task {
-                    let response: HTTPResponse
-                    do {
-                        response = try await handler(request, context)
-                    } catch {
-                        response = Self.errorResponse(error, context: context)
-                    }
-                    loop.post { self.handlerCompleted(response, head: head, context: context) }
+                runAsync(head: head, context: context) { try await handler(request, context) }
+            case .syncOrAsync(let handler):
+                let result: HandlerResult
+                do {
+                    result = try handler(request, context)
+                } catch {
+                    result = .response(Self.errorResponse(error, context: context))
+                }
+                switch result {
+                case .response(let response): finish(response, head: head, context: context)
+                case .async(let work): runAsync(head: head, context: context, work)
                 }
             }
         case .methodNotAllowed(let allow):
@@ -49,6 +51,23 @@ extension Connection {
             finish(
                 .error(status: .notFound, code: "not_found", message: "No such resource."), head: head,
                 context: context)
+        }
+    }
+
+    /// Runs `work` in a `Task`, pausing this connection until its response is posted back to the loop.
+    private func runAsync(
+        head: HTTPRequestHead, context: RequestContext, _ work: @escaping @Sendable () async throws -> HTTPResponse
+    ) {
+        let loop = self.loop
+        awaitingHandler = true
+        Task {
+            let response: HTTPResponse
+            do {
+                response = try await work()
+            } catch {
+                response = Self.errorResponse(error, context: context)
+            }
+            loop.post { self.handlerCompleted(response, head: head, context: context) }
         }
     }
 

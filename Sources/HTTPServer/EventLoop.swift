@@ -18,6 +18,7 @@ final class EventLoop: @unchecked Sendable {
     let router: Router
     let logger: Logger
     let observer: (@Sendable (CompletedRequest) -> Void)?
+    let afterEvents: (@Sendable () -> Void)?
     let maxOutputBufferBytes: Int
     let epoll: Int32
     let wakeDescriptor: Int32
@@ -43,6 +44,7 @@ final class EventLoop: @unchecked Sendable {
         self.router = shared.router
         self.logger = shared.logger
         self.observer = shared.observer
+        self.afterEvents = shared.afterEvents
         self.maxOutputBufferBytes = shared.configuration.maxOutputBufferBytes
         self.listener = listener
         self.connectionLimit = connectionLimit
@@ -116,8 +118,10 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             if now >= nextSweep { sweep() }
+            afterEvents?()
         }
         for case let connection? in connections { connection.close() }
+        afterEvents?()
         Syscall.closeDescriptor(epoll)
         Syscall.closeDescriptor(wakeDescriptor)
         onStopped?()

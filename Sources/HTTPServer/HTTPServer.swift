@@ -37,16 +37,20 @@ public final class HTTPServer: Sendable {
     }
 
     /// Creates a server; nothing is bound until `start()`.
-    /// - Parameter observer: called on the connection's event loop after every response, including the
-    ///   server's own rejections (metrics); it must be quick and must not block. Default: none.
+    /// - Parameters:
+    ///   - observer: called on the connection's event loop after every response, including the server's own
+    ///     rejections (metrics); it must be quick and must not block. Default: none.
+    ///   - afterEvents: called on each event loop after it has handled a batch of socket events, before it
+    ///     waits again, and once when it stops (e.g. to write out buffered log lines); it must be quick and
+    ///     must not block. Default: none.
     public init(
         configuration: Configuration = Configuration(), router: Router, logger: Logger,
-        observer: (@Sendable (CompletedRequest) -> Void)? = nil
+        observer: (@Sendable (CompletedRequest) -> Void)? = nil, afterEvents: (@Sendable () -> Void)? = nil
     ) {
         self.configuration = configuration
         self.shared = ServerShared(
             configuration: configuration, router: router, logger: logger, parserLimits: configuration.parserLimits,
-            observer: observer)
+            observer: observer, afterEvents: afterEvents)
     }
 
     /// The bound port once started, else nil.

@@ -16,6 +16,9 @@ public struct Router: Sendable {
     public typealias SyncHandler = @Sendable (HTTPRequest, RequestContext) throws -> HTTPResponse
     /// An async handler runs in a `Task`; its response is posted back to the connection in order.
     public typealias AsyncHandler = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
+    /// A handler that runs inline on the event loop and either answers at once or hands back async work
+    /// (e.g. a cache hit answered inline, a miss fetched in a `Task`).
+    public typealias SyncOrAsyncHandler = @Sendable (HTTPRequest, RequestContext) throws -> HandlerResult
 
     /// A handler of either flavour.
     public enum Handler: Sendable {
@@ -23,6 +26,8 @@ public struct Router: Sendable {
         case sync(SyncHandler)
         /// Runs in a `Task`; reading pauses on that connection until its response is queued.
         case async(AsyncHandler)
+        /// Runs inline like `sync`; when it returns `.async`, that work runs like an `async` handler.
+        case syncOrAsync(SyncOrAsyncHandler)
     }
 
     /// What `match` found.

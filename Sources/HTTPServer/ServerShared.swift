@@ -7,4 +7,5 @@ struct ServerShared: Sendable {
     let logger: Logger
     let parserLimits: HTTPRequestParser.Limits
     let observer: (@Sendable (CompletedRequest) -> Void)?
+    let afterEvents: (@Sendable () -> Void)?
 }

@@ -141,6 +141,14 @@ public final class Database: Sendable {
         }
     }
 
+    /// Runs `body` on a pooled reader connection without `BEGIN`/`COMMIT`: each statement is its own implicit
+    /// read transaction, so use it for a single statement (as consistent as `read`, two statements cheaper).
+    /// Blocks the calling thread, also while every reader is busy.
+    /// - Throws: what `body` throws, or `.unavailable` when no reader can be opened.
+    public func readStatement<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try readers.withReader(body)
+    }
+
     /// Runs `body` in a read transaction on a Dispatch thread, suspending (not blocking) the caller.
     /// - Throws: as the synchronous `read`.
     public func read<T: Sendable>(

@@ -97,7 +97,10 @@ public struct SessionStore: Sendable {
     /// Liveness data for the per-request `sid` check: one primary-key read on a reader connection with a
     /// cached prepared statement. Nil for an unknown session.
     public func status(sessionID: String) throws(StoreError) -> SessionStatus? {
-        try database.read { (connection: Connection) throws(StoreError) in try Self.status(sessionID, connection) }
+        // One SELECT: its implicit read transaction is as consistent as an explicit one, and cheaper.
+        try database.readStatement { (connection: Connection) throws(StoreError) in
+            try Self.status(sessionID, connection)
+        }
     }
 
     /// Records use of the session (`lastUsedAt = now`) without rotating. Optional.

@@ -77,7 +77,9 @@ public struct UserStore: Sendable {
     /// The user's customer ids (`key → value`); empty for an unknown user.
     /// - Throws: `.unavailable` when no reader can be opened.
     public func customerIDs(userID: String) throws(StoreError) -> [String: String] {
-        try database.read { (connection: Connection) throws(StoreError) in try Self.customerIDs(userID, connection) }
+        try database.readStatement { (connection: Connection) throws(StoreError) in
+            try Self.customerIDs(userID, connection)
+        }
     }
 
     /// Replaces the password hash (after a rehash on login, or a password change).

@@ -27,10 +27,12 @@ struct ServeCommand: AsyncParsableCommand {
             _ = try server.start()
         } catch {
             logger.critical("tokenvend cannot start", metadata: ["error": "\(error)"])
+            StructuredLogHandler.flushBuffered()
             throw ExitCode.failure
         }
         try await server.run()
         logger.info("tokenvend stopped")
+        StructuredLogHandler.flushBuffered()
     }
 }
 

@@ -50,6 +50,17 @@ enum TestRoutes {
         router.get("/big") { _, _ in HTTPResponse(body: [UInt8](repeating: 0x61, count: 65536)) }
         router.get("/limited") { _, _ in throw TeapotError() }
         router.get("/broken") { _, _ in throw SecretError() }
+        router.on(
+            .get, "/either/:mode",
+            .syncOrAsync { request, _ in
+                guard request.parameters["mode"] == "later" else {
+                    return .response(HTTPResponse(body: Array("now".utf8)))
+                }
+                return .async {
+                    try await Task.sleep(for: .milliseconds(50))
+                    return HTTPResponse(body: Array("later".utf8))
+                }
+            })
         router.get("/items/:id") { request, _ in HTTPResponse(body: Array((request.parameters["id"] ?? "").utf8)) }
         return router
     }

@@ -35,6 +35,19 @@ import Testing
         }
     }
 
+    @Test("a sync-or-async handler answers inline or through a task, in pipeline order")
+    func syncOrAsync() async throws {
+        try await withServer { _, port in
+            let bodies = try await offPool {
+                let client = try TestClient(port: port)
+                try client.send(
+                    "GET /either/later HTTP/1.1\r\nHost: t\r\n\r\nGET /either/now HTTP/1.1\r\nHost: t\r\n\r\n")
+                return try (0..<2).map { _ in try client.readResponse()?.body ?? "" }
+            }
+            #expect(bodies == ["later", "now"])
+        }
+    }
+
     @Test("closes after Connection: close and after HTTP/1.0")
     func closes() async throws {
         try await withServer { _, port in

@@ -42,6 +42,7 @@ extension AuthService {
         let verified: Bool
         do {
             verified = try await hashed { () throws(PasswordHashError) -> Bool in
+                let hasher = try hasher.get()
                 guard let password, let storedHash else { return hasher.verifyDummy(password ?? Password("")) }
                 return hasher.verify(password, against: storedHash)
             }
@@ -56,7 +57,8 @@ extension AuthService {
         }
         limits.accountFailures.reset(email.value)
         context.accessLogMetadata["user.id"] = .string(user.id)
-        if hasher.needsRehash(storedHash) {
+        // Built by the verify above (on the hashing pool), so this never hashes here.
+        if hasher.existing?.needsRehash(storedHash) ?? false {
             await upgradeHash(of: user, password: password, context: context)
         }
         let session: Session
@@ -76,7 +78,7 @@ extension AuthService {
     private func upgradeHash(of user: Store.User, password: Password, context: RequestContext) async {
         let hasher = self.hasher
         do {
-            let hash = try await hashed { () throws(PasswordHashError) -> String in try hasher.hash(password) }
+            let hash = try await hashed { () throws(PasswordHashError) -> String in try hasher.get().hash(password) }
             try await users.updatePasswordHash(userID: user.id, hash: hash)
             context.logger.info("password hash upgraded to the configured cost", metadata: ["user.id": "\(user.id)"])
         } catch {

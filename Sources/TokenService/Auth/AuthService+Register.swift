@@ -23,7 +23,7 @@ extension AuthService {
                 "The password must be \(policy.minLength) to \(policy.maxLength) characters.")
         }
         let hasher = self.hasher
-        let hash = try await hashed { () throws(PasswordHashError) -> String in try hasher.hash(password) }
+        let hash = try await hashed { () throws(PasswordHashError) -> String in try hasher.get().hash(password) }
         let user: Store.User
         do {
             user = try await users.create(email: email.value, passwordHash: hash, role: "user", tenantID: tenantID)
@@ -37,13 +37,21 @@ extension AuthService {
     }
 
     /// Runs Argon2id work on the bounded hashing pool; a full queue is 503 with `Retry-After`.
+    ///
+    /// The 503 is sent after a short pause (`overloadPause`, 100 ms; the task sleeps, no thread waits): a
+    /// client that retries at once, ignoring `Retry-After`, would otherwise turn the cheap rejection itself
+    /// into the load, at the expense of the token endpoints sharing the event loop.
     func hashed<T: Sendable>(_ work: @escaping @Sendable () throws(PasswordHashError) -> T) async throws -> T {
         do {
             return try await hashingPool.run(work)
         } catch .overloaded {
+            try? await Task.sleep(for: Self.overloadPause)
             throw ServiceError.unavailable("Too many password checks in progress; retry shortly.", retryAfter: 1)
         } catch {
             throw error
         }
     }
+
+    /// How long an overloaded login or registration waits before its 503.
+    static let overloadPause = Duration.milliseconds(100)
 }

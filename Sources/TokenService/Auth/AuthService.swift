@@ -14,7 +14,7 @@ import Store
 struct AuthService: Sendable {
     let users: UserStore
     let sessions: SessionStore
-    let hasher: PasswordHasher
+    let hasher: LazyPasswordHasher
     let hashingPool: HashingPool
     let policy: PasswordPolicy
     let accessTokens: AccessTokenIssuer

@@ -24,7 +24,8 @@ struct Authenticator: Sendable {
         } catch {
             throw Self.storeUnavailable
         }
-        return try caller(claims, viaCookie: viaCookie, status: status, now: now)
+        try Self.check(status, userID: claims.subject, now: now)
+        return Self.caller(claims, viaCookie: viaCookie)
     }
 
     /// The same check for handlers that run in a Task: the session read hops to the store's queue, so the
@@ -37,11 +38,29 @@ struct Authenticator: Sendable {
         } catch {
             throw Self.storeUnavailable
         }
-        return try caller(claims, viaCookie: viaCookie, status: status, now: now)
+        try Self.check(status, userID: claims.subject, now: now)
+        return Self.caller(claims, viaCookie: viaCookie)
     }
 
-    /// The access token's claims after the CSRF rule, the signature and the claims checks.
-    private func verifiedClaims(_ request: HTTPRequest, now: Date) throws(ServiceError) -> (AccessClaims, Bool) {
+    /// The caller of `request` and the caller's customer ids, with the session check and the ids read in one
+    /// database transaction (`POST /stream-token`, on the event loop).
+    func authenticateWithCustomerIDs(
+        _ request: HTTPRequest, now: Date
+    ) throws(ServiceError) -> (caller: Caller, customerIDs: [String: String]) {
+        let (claims, viaCookie) = try verifiedClaims(request, now: now)
+        let read: (status: SessionStatus?, customerIDs: [String: String])
+        do {
+            read = try sessions.statusAndCustomerIDs(sessionID: claims.sessionID, userID: claims.subject)
+        } catch {
+            throw Self.storeUnavailable
+        }
+        try Self.check(read.status, userID: claims.subject, now: now)
+        return (Self.caller(claims, viaCookie: viaCookie), read.customerIDs)
+    }
+
+    /// The claims of the request's access token (signature, `typ`, `iss`, `aud`, times) and whether it came
+    /// from the cookie (then an unsafe method needs the CSRF header); the session is not checked yet.
+    func verifiedClaims(_ request: HTTPRequest, now: Date) throws(ServiceError) -> (AccessClaims, Bool) {
         let (token, viaCookie) = try Self.credential(in: request)
         if viaCookie, Self.isUnsafe(request.method) { try Self.checkCSRF(request) }
         do {
@@ -52,13 +71,14 @@ struct Authenticator: Sendable {
     }
 
     /// The session must exist, belong to the token's subject, and be neither revoked nor past its cap.
-    private func caller(_ claims: AccessClaims, viaCookie: Bool, status: SessionStatus?, now: Date)
-        throws(ServiceError) -> Caller
-    {
-        guard let status, status.userID == claims.subject, status.isLive(at: now) else {
+    static func check(_ status: SessionStatus?, userID: String, now: Date) throws(ServiceError) {
+        guard let status, status.userID == userID, status.isLive(at: now) else {
             throw .invalidToken(presented: true)
         }
-        return Caller(
+    }
+
+    static func caller(_ claims: AccessClaims, viaCookie: Bool) -> Caller {
+        Caller(
             userID: claims.subject, sessionID: claims.sessionID, email: claims.email, role: claims.role,
             tenantID: claims.tenantID, viaCookie: viaCookie)
     }
@@ -79,11 +99,26 @@ struct Authenticator: Sendable {
     }
 
     /// The token of `Bearer <token>` (RFC 6750 §2.1; the scheme is case-insensitive), or nil.
+    ///
+    /// Works on the UTF-8 bytes (no splitting or lowercasing): this runs on every authenticated request.
     static func bearerToken(_ authorization: String) -> String? {
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingSpaces()
-        return token.isEmpty ? nil : String(token)
+        let utf8 = authorization.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex, utf8[index] == UInt8(ascii: " ") { index = utf8.index(after: index) }
+        for expected in "bearer".utf8 {
+            guard index != utf8.endIndex, utf8[index] | 0x20 == expected else { return nil }
+            index = utf8.index(after: index)
+        }
+        guard index != utf8.endIndex, utf8[index] == UInt8(ascii: " ") else { return nil }
+        while index != utf8.endIndex, isBlank(utf8[index]) { index = utf8.index(after: index) }
+        var end = utf8.endIndex
+        while end > index, isBlank(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+        guard index < end else { return nil }
+        return String(Substring(authorization.utf8[index..<end]))
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
     static func isUnsafe(_ method: HTTPMethod) -> Bool {

@@ -1,17 +1,14 @@
 public import Logging
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A swift-log handler that writes one line per event, as JSON or logfmt, to a file descriptor (stderr).
 ///
-/// Each line is built in memory and written with a single `write(2)`, so lines from concurrent threads never
-/// interleave (a line shorter than `PIPE_BUF` is atomic on a pipe, and writes to a file opened `O_APPEND` are
-/// atomic too). Timestamps are UTC with millisecond precision. Values are escaped; nothing here decides what
-/// may be logged: callers never pass secrets (see the tests that grep the captured logs).
+/// Each line is built in memory and written whole, so lines from concurrent threads never interleave: by
+/// default with a single `write(2)` per line (a line shorter than `PIPE_BUF` is atomic on a pipe, and writes
+/// to a file opened `O_APPEND` are atomic too); with `buffered: true`, through a per-descriptor buffer that
+/// the HTTP server flushes after every batch of socket events (see `flushBuffered()`), so a busy server makes
+/// one `write(2)` per batch instead of one per request. Timestamps are UTC with millisecond precision. Values
+/// are escaped; nothing here decides what may be logged: callers never pass secrets (see the tests that grep
+/// the captured logs). Metadata keys follow `ts`, `level`, `label`, `msg` in sorted order.
 public struct StructuredLogHandler: LogHandler {
     /// The line format.
     public enum Format: String, Sendable {
@@ -26,14 +23,24 @@ public struct StructuredLogHandler: LogHandler {
     public var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let format: Format
-    private let fileDescriptor: Int32
+    private let output: LogOutput
 
     /// Creates a handler for `label` writing `format` lines to `fileDescriptor` (default: stderr).
-    public init(label: String, format: Format, level: Logger.Level, fileDescriptor: Int32 = 2) {
+    ///
+    /// - Parameter buffered: Collect lines below `warning` in a buffer shared by every buffered handler of
+    ///   the descriptor, written when it passes 16 KiB, when a `warning` or worse arrives, and on
+    ///   `flushBuffered()` (which `TokenServer` calls after each batch of socket events and on shutdown).
+    ///   Default: false (one `write(2)` per line).
+    public init(label: String, format: Format, level: Logger.Level, fileDescriptor: Int32 = 2, buffered: Bool = false) {
         self.label = label
         self.format = format
         self.logLevel = level
-        self.fileDescriptor = fileDescriptor
+        self.output = LogOutput.output(fileDescriptor: fileDescriptor, buffered: buffered)
+    }
+
+    /// Writes the lines buffered by every `buffered` handler now. Cheap when nothing is buffered.
+    public static func flushBuffered() {
+        LogOutput.flushBuffered()
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -42,30 +49,26 @@ public struct StructuredLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         var line = LogLine(format: format)
-        line.field("ts", UTCTimestamp.now())
+        line.timestamp()
         line.field("level", event.level.rawValue)
         line.field("label", label)
         line.field("msg", event.message.description)
-        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
-            line.field(key, Self.flatten(value))
+        let provided = metadataProvider?.get() ?? [:]
+        if metadata.isEmpty && provided.isEmpty {
+            if let extra = event.metadata { Self.append(extra, to: &line) }
+        } else {
+            var merged = metadata
+            merged.merge(provided) { _, new in new }
+            if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+            Self.append(merged, to: &line)
         }
-        var bytes = line.finish()
-        bytes.withUnsafeMutableBytes { buffer in
-            guard var base = buffer.baseAddress else { return }
-            var remaining = buffer.count
-            while remaining > 0 {
-                let written = write(fileDescriptor, base, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                remaining -= written
-                base += written
-            }
+        output.emit(line.finish(), urgent: event.level >= .warning)
+    }
+
+    private static func append(_ metadata: Logger.Metadata, to line: inout LogLine) {
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            line.field(key, flatten(value))
         }
     }
 

@@ -13,6 +13,12 @@ public final class HistogramFamily: MetricFamily, Sendable {
         var counts: [UInt64]
         var sum: Double = 0
         var count: UInt64 = 0
+
+        mutating func record(_ value: Double, at index: Int) {
+            counts[index] += 1
+            sum += value
+            count += 1
+        }
     }
 
     init(name: String, help: String, labelNames: [String], buckets: [Double]) {
@@ -37,11 +43,8 @@ public final class HistogramFamily: MetricFamily, Sendable {
         let index = low
         let bucketCount = buckets.count
         series.withLock { all in
-            var entry = all[labels] ?? Series(counts: Array(repeating: 0, count: bucketCount + 1))
-            entry.counts[index] += 1
-            entry.sum += value
-            entry.count += 1
-            all[labels] = entry
+            // Mutated in place (no copy of the bucket array per observation).
+            all[labels, default: Series(counts: Array(repeating: 0, count: bucketCount + 1))].record(value, at: index)
         }
     }
 

@@ -35,7 +35,7 @@ extension Components {
         router.delete("/auth/sessions/:id") { request, context async throws in
             try await auth.revokeSession(request, context)
         }
-        router.get("/moss-token") { request, context async throws in try await vending.mossToken(request, context) }
+        router.on(.get, "/moss-token", .syncOrAsync { request, context in try vending.mossToken(request, context) })
         router.post("/stream-token") { request, context in try vending.streamToken(request, context) }
     }
 

@@ -32,7 +32,7 @@ struct Components: Sendable {
             leeway: Int64(access.leewaySeconds))
         let authenticator = Authenticator(tokens: accessTokens, sessions: sessions)
         let password = configuration.password
-        let hasher = try PasswordHasher(timeCost: password.timeCost, memoryKiB: password.memoryCost)
+        let hasher = LazyPasswordHasher(timeCost: password.timeCost, memoryKiB: password.memoryCost)
         hashingPool = HashingPool(maxConcurrent: password.maxConcurrentHashes, maxQueued: password.maxQueuedHashes)
         let rate = configuration.rateLimit
         let limits = AuthService.Limits(

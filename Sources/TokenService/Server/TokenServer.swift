@@ -30,7 +30,7 @@ public final class TokenServer: Sendable {
     ///   - mossUpstream: Replaces the HTTP exchange with Moss (tests). Default: the configured `moss.authURL`.
     ///   - now: The wall clock for token times. Default: the system clock.
     /// - Throws: `StoreError` when the database cannot be opened or migrated, `JWTError.weakKey` for a key the
-    ///   loader did not refuse, `PasswordHashError.invalidCost`, or `ServiceError` for a missing key.
+    ///   loader did not refuse, or `ServiceError` for a missing key. (The password hasher is built on first use.)
     public init(
         configuration: TokenServiceConfiguration, logger: Logger, mossUpstream: (any MossUpstream)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
@@ -48,7 +48,8 @@ public final class TokenServer: Sendable {
         components.register(on: &router, database: database)
         self.http = HTTPServer(
             configuration: configuration.httpConfiguration, router: router, logger: logger,
-            observer: { completed in metrics.record(completed) })
+            observer: { completed in metrics.record(completed) },
+            afterEvents: { StructuredLogHandler.flushBuffered() })
         metrics.registry.gauge("tokenvend_password_hash_queue_depth", help: "Password hashes waiting for a thread.") {
             Double(components.hashingPool.load.queued)
         }
@@ -71,10 +72,12 @@ public final class TokenServer: Sendable {
     public func shutdown() async {
         await http.shutdown(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
         database.close()
+        StructuredLogHandler.flushBuffered()
     }
 
     /// Serves until SIGTERM or SIGINT, drains (a second signal exits at once), then closes the database.
     public func run() async throws {
+        defer { StructuredLogHandler.flushBuffered() }
         try await http.run()
         database.close()
     }

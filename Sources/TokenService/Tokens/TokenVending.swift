@@ -18,39 +18,36 @@ struct TokenVending: Sendable {
     /// `ids` is the requested map or, when absent, all of the caller's customer ids; a requested pair that is
     /// not the caller's is 403 `insufficient_scope` and nothing is signed.
     func streamToken(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let caller = try authenticator.authenticate(request, now: now())
+        let now = now()
+        let (caller, owned) = try authenticator.authenticateWithCustomerIDs(request, now: now)
         context.accessLogMetadata["user.id"] = .string(caller.userID)
         let requested = try JSONRequestBody(request, allowed: ["customerIds"], optional: true)
             .optionalStringMap("customerIds")
         guard let stream else {
             throw ServiceError.unavailable("Stream tokens are not configured.", retryAfter: 3600)
         }
-        let owned: [String: String]
-        do {
-            owned = try users.customerIDs(userID: caller.userID)
-        } catch {
-            throw AuthService.mapStore(error)
-        }
         let ids = requested ?? owned
         guard !ids.isEmpty, ids.allSatisfy({ owned[$0.key] == $0.value }) else {
             throw ServiceError.insufficientScope
         }
-        let issued = try stream.issue(ids: ids, now: now())
+        let issued = try stream.issue(ids: ids, now: now)
         metrics.tokensIssued.increment("stream")
         return .json(bytes: Self.body(token: issued.token, expiresIn: issued.expiresIn), headers: .noStore)
     }
 
     /// `GET /moss-token` → `{"token", "expiresIn"}` from the shared project-token cache.
-    func mossToken(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        let caller = try await authenticator.authenticate(request, now: now())
+    ///
+    /// Runs inline on the event loop: a cached token is answered at once; only a cache miss (the first call,
+    /// or a token past its refresh point) waits for Moss in a task.
+    func mossToken(_ request: HTTPRequest, _ context: RequestContext) throws -> HandlerResult {
+        let caller = try authenticator.authenticate(request, now: now())
         context.accessLogMetadata["user.id"] = .string(caller.userID)
         guard let moss else { throw MossError.notConfigured }
-        let vended: MossVendedToken
-        if let cached = moss.cachedToken() {
-            vended = cached
-        } else {
-            vended = try await moss.token()
-        }
+        if let cached = moss.cachedToken() { return .response(mossResponse(cached)) }
+        return .async { try await mossResponse(moss.token()) }
+    }
+
+    private func mossResponse(_ vended: MossVendedToken) -> HTTPResponse {
         metrics.tokensIssued.increment("moss")
         return .json(bytes: Self.body(token: vended.token, expiresIn: vended.expiresIn), headers: .noStore)
     }
