@@ -20,7 +20,10 @@ struct Components: Sendable {
         let sessions = SessionStore(database: database)
         let access = configuration.accessToken
         guard let activeAccess = access.activeKey, let refreshSecret = configuration.refreshToken.secret else {
-            throw ServiceError.unavailable("access-token keys or the refresh secret are missing", retryAfter: 0)
+            // ConfigurationLoader.load always fills both (development keys when none are configured).
+            throw ConfigurationError.invalidValue(
+                key: "accessToken.keys", source: "configuration",
+                reason: "access-token keys and refresh secret must be set (use ConfigurationLoader.load)")
         }
         let accessKeys = try JWTKeySet(
             keys: access.keys.map { key throws(JWTError) in
