@@ -11,11 +11,14 @@ extension AuthService {
     /// the session. Unknown, expired, revoked and malformed tokens share one 401 `invalid_grant` body.
     func refresh(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         try limitAddress(request)
-        let strategy = try Self.strategy(of: request)
+        var strategy = try Self.strategy(of: request)
         let presented: String
         let cookie = CookieJar.value(CookieJar.refreshCookie, in: request.headers)
         if request.body.isEmpty, let cookie, !cookie.isEmpty {
             presented = cookie
+            // A token that came as a cookie goes back as cookies unless the client asked otherwise: answering
+            // in the body would spend the cookie session's refresh token without replacing its cookies.
+            if request.headers[HeaderName.authStrategy] == nil { strategy = .cookie }
         } else {
             presented = try JSONRequestBody(request, allowed: ["refreshToken"]).string("refreshToken")
         }

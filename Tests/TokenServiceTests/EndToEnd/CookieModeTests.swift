@@ -58,6 +58,22 @@ struct CookieModeTests {
         }
     }
 
+    @Test("a refresh that comes with only the cookie is answered with cookies, not tokens in the body")
+    func cookieRefreshDefaultsToCookies() async throws {
+        try await withTestServer { server in
+            let user = try await server.signUp()
+            let login = try await server.request(
+                "POST", "/auth/login", headers: ["X-Auth-Strategy": "cookie"],
+                json: #"{"email":"\#(user.email)","password":"\#(TestServer.password)"}"#)
+            let refresh = try #require(cookies(login)["refresh_token"])
+            let refreshed = try await server.request(
+                "POST", "/auth/refresh", headers: ["Cookie": "refresh_token=\(refresh)"])
+            #expect(refreshed.status == 200)
+            #expect(try refreshed.object()["refreshToken"] == nil)
+            #expect(cookies(refreshed)["refresh_token"]?.isEmpty == false)
+        }
+    }
+
     @Test("refresh and logout work from the cookies alone")
     func cookieRefreshAndLogout() async throws {
         try await withTestServer { server in
