@@ -4,6 +4,13 @@ import TokenService
 
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
 struct CookieModeTests {
+    /// Logs `user` in with `X-Auth-Strategy: cookie`.
+    private func cookieLogin(_ server: TestServer, _ user: Login) async throws -> TestResponse {
+        try await server.request(
+            "POST", "/auth/login", headers: ["X-Auth-Strategy": "cookie"],
+            json: #"{"email":"\#(user.email)","password":"\#(TestServer.password)"}"#)
+    }
+
     /// The `name=value` pairs of the `Set-Cookie` fields (URLSession folds them into one comma-joined field).
     private func cookies(_ response: TestResponse) -> [String: String] {
         var jar: [String: String] = [:]
@@ -20,9 +27,7 @@ struct CookieModeTests {
     func cookieLogin() async throws {
         try await withTestServer { server in
             let user = try await server.signUp()
-            let response = try await server.request(
-                "POST", "/auth/login", headers: ["X-Auth-Strategy": "cookie"],
-                json: #"{"email":"\#(user.email)","password":"\#(TestServer.password)"}"#)
+            let response = try await cookieLogin(server, user)
             #expect(response.status == 200)
             let body = try response.object()
             #expect(body["accessToken"] == nil && body["refreshToken"] == nil)
@@ -39,9 +44,7 @@ struct CookieModeTests {
     func csrfCheck() async throws {
         try await withTestServer { server in
             let user = try await server.signUp()
-            let login = try await server.request(
-                "POST", "/auth/login", headers: ["X-Auth-Strategy": "cookie"],
-                json: #"{"email":"\#(user.email)","password":"\#(TestServer.password)"}"#)
+            let login = try await cookieLogin(server, user)
             let jar = cookies(login)
             let access = try #require(jar["access_token"])
             let csrf = try #require(jar["csrf_token"])
@@ -62,9 +65,7 @@ struct CookieModeTests {
     func cookieRefreshDefaultsToCookies() async throws {
         try await withTestServer { server in
             let user = try await server.signUp()
-            let login = try await server.request(
-                "POST", "/auth/login", headers: ["X-Auth-Strategy": "cookie"],
-                json: #"{"email":"\#(user.email)","password":"\#(TestServer.password)"}"#)
+            let login = try await cookieLogin(server, user)
             let refresh = try #require(cookies(login)["refresh_token"])
             let refreshed = try await server.request(
                 "POST", "/auth/refresh", headers: ["Cookie": "refresh_token=\(refresh)"])
@@ -78,9 +79,7 @@ struct CookieModeTests {
     func cookieRefreshAndLogout() async throws {
         try await withTestServer { server in
             let user = try await server.signUp()
-            let login = try await server.request(
-                "POST", "/auth/login", headers: ["X-Auth-Strategy": "cookie"],
-                json: #"{"email":"\#(user.email)","password":"\#(TestServer.password)"}"#)
+            let login = try await cookieLogin(server, user)
             let jar = cookies(login)
             let refresh = try #require(jar["refresh_token"])
             let refreshed = try await server.request(
