@@ -52,7 +52,7 @@ struct Components: Sendable {
             refreshTokens: try RefreshTokenCodec(secret: refreshSecret.bytes), authenticator: authenticator,
             limits: limits, metrics: metrics, now: now)
         vending = TokenVending(
-            authenticator: authenticator, users: users,
+            authenticator: authenticator,
             stream: try Self.streamIssuer(configuration.stream),
             moss: Self.mossCache(configuration.moss, upstream: mossUpstream, metrics: metrics, logger: logger),
             metrics: metrics, now: now)

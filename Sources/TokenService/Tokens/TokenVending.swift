@@ -2,12 +2,10 @@ import Foundation
 import HTTPServer
 import JWT
 import Logging
-import Store
 
 /// The two endpoints tokenvend exists for: `GET /moss-token` and `POST /stream-token` (API.md "Token vending").
 struct TokenVending: Sendable {
     let authenticator: Authenticator
-    let users: UserStore
     let stream: StreamTokenIssuer?
     let moss: MossTokenCache?
     let metrics: ServiceMetrics
