@@ -47,14 +47,7 @@ extension HTTPRequestParser {
             readIndex += 2
             return true
         }
-        let end: Int? = buffer.withUnsafeBufferPointer { p in
-            var i = max(scanFrom, start + 3)
-            while i < count {
-                if p[i] == .lf && p[i - 1] == .cr && p[i - 2] == .lf && p[i - 3] == .cr { return i + 1 }
-                i += 1
-            }
-            return nil
-        }
+        let end = sectionEnd(start: start, scanFrom: scanFrom)
         guard let end else {
             if count - start > limits.maxHeaderBytes { throw .headerTooLarge }
             state = .trailers(scanFrom: count)

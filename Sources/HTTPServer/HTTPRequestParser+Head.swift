@@ -13,14 +13,7 @@ extension HTTPRequestParser {
             throw .malformed("request does not start with a method")
         }
         let limits = self.limits
-        let end: Int? = buffer.withUnsafeBufferPointer { p in
-            var i = max(scanFrom, start + 3)
-            while i < count {
-                if p[i] == .lf && p[i - 1] == .cr && p[i - 2] == .lf && p[i - 3] == .cr { return i + 1 }
-                i += 1
-            }
-            return nil
-        }
+        let end = sectionEnd(start: start, scanFrom: scanFrom)
         guard let end else {
             let headBytes = count - start
             let requestLineLimit = limits.maxTargetBytes + 64
@@ -40,6 +33,20 @@ extension HTTPRequestParser {
     }
 
     /// Parses a complete header section: `p` runs from the method to the final CRLF CRLF.
+    /// The index just past the blank line (`CRLF CRLF`) that ends a header or trailer section starting at
+    /// `start`, or nil when it has not arrived; bytes before `scanFrom` were already searched.
+    func sectionEnd(start: Int, scanFrom: Int) -> Int? {
+        let count = buffer.count
+        return buffer.withUnsafeBufferPointer { p in
+            var i = max(scanFrom, start + 3)
+            while i < count {
+                if p[i] == .lf && p[i - 1] == .cr && p[i - 2] == .lf && p[i - 3] == .cr { return i + 1 }
+                i += 1
+            }
+            return nil
+        }
+    }
+
     static func parseHead(_ p: UnsafeBufferPointer<UInt8>, limits: Limits) throws(HTTPServerError) -> HTTPRequestHead {
         var i = 0
         while i < p.count && p[i].isTokenCharacter { i += 1 }

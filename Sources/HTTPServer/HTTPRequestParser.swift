@@ -140,21 +140,13 @@ public struct HTTPRequestParser: Sendable {
             case .endOfRequest:
                 return completeRequest()
             case .fixedBody(let remaining):
-                let available = buffer.count - readIndex
-                guard available > 0 else { return nil }
-                let take = min(available, remaining)
-                body.append(contentsOf: buffer[readIndex..<readIndex + take])
-                readIndex += take
-                state = take == remaining ? .endOfRequest : .fixedBody(remaining: remaining - take)
+                guard let left = takeBody(upTo: remaining) else { return nil }
+                state = left == 0 ? .endOfRequest : .fixedBody(remaining: left)
             case .chunkSize:
                 guard try parseChunkSize() else { return nil }
             case .chunkData(let remaining):
-                let available = buffer.count - readIndex
-                guard available > 0 else { return nil }
-                let take = min(available, remaining)
-                body.append(contentsOf: buffer[readIndex..<readIndex + take])
-                readIndex += take
-                state = take == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - take)
+                guard let left = takeBody(upTo: remaining) else { return nil }
+                state = left == 0 ? .chunkDataEnd : .chunkData(remaining: left)
             case .chunkDataEnd:
                 guard buffer.count - readIndex >= 2 else { return nil }
                 guard buffer[readIndex] == .cr && buffer[readIndex + 1] == .lf else {
@@ -167,6 +159,17 @@ public struct HTTPRequestParser: Sendable {
                 state = .endOfRequest
             }
         }
+    }
+
+    /// Moves up to `remaining` buffered bytes into the body; returns how many are still to come, or nil when
+    /// no byte is buffered.
+    mutating func takeBody(upTo remaining: Int) -> Int? {
+        let available = buffer.count - readIndex
+        guard available > 0 else { return nil }
+        let take = min(available, remaining)
+        body.append(contentsOf: buffer[readIndex..<readIndex + take])
+        readIndex += take
+        return remaining - take
     }
 
     mutating func completeRequest() -> Event {
