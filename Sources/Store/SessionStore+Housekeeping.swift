@@ -21,7 +21,8 @@ extension SessionStore {
             let session = try Self.create(
                 userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL,
                 maxLifetime: maxLifetime, connection)
-            let revoked = try Self.enforceCap(userID: userID, keeping: session.id, max: maxPerUser, now: now, connection)
+            let revoked = try Self.enforceCap(
+                userID: userID, keeping: session.id, max: maxPerUser, now: now, connection)
             return (session, revoked)
         }
     }
@@ -35,7 +36,8 @@ extension SessionStore {
             let session = try Self.create(
                 userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL,
                 maxLifetime: maxLifetime, connection)
-            let revoked = try Self.enforceCap(userID: userID, keeping: session.id, max: maxPerUser, now: now, connection)
+            let revoked = try Self.enforceCap(
+                userID: userID, keeping: session.id, max: maxPerUser, now: now, connection)
             return (session, revoked)
         }
     }

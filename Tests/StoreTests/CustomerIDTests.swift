@@ -9,15 +9,22 @@ import Testing
         try TemporaryDatabase.with { database, _ in
             let users = UserStore(database: database)
             let verified = try users.create(
-                email: "ada@example.com", passwordHash: Fixture.hash, emailVerifiedAt: Fixture.epoch, now: Fixture.epoch)
+                email: "ada@example.com", passwordHash: Fixture.hash, emailVerifiedAt: Fixture.epoch, now: Fixture.epoch
+            )
             #expect(verified.isEmailVerified)
             #expect(try users.find(byID: verified.id)?.emailVerifiedAt == Fixture.epoch)
             #expect(try users.customerIDs(userID: verified.id) == ["registered": verified.id])
-            #expect(try users.customerIDs(userID: verified.id, emailAsRegistered: true) == ["registered": "ada@example.com"])
+            #expect(
+                try users.customerIDs(userID: verified.id, emailAsRegistered: true) == ["registered": "ada@example.com"]
+            )
             let unverified = try users.create(email: "bob@example.com", passwordHash: Fixture.hash)
-            #expect(try users.customerIDs(userID: unverified.id, emailAsRegistered: true) == ["registered": unverified.id])
+            #expect(
+                try users.customerIDs(userID: unverified.id, emailAsRegistered: true) == ["registered": unverified.id])
             try users.markEmailVerified(email: "bob@example.com", now: Fixture.epoch)
-            #expect(try users.customerIDs(userID: unverified.id, emailAsRegistered: true) == ["registered": "bob@example.com"])
+            #expect(
+                try users.customerIDs(userID: unverified.id, emailAsRegistered: true) == [
+                    "registered": "bob@example.com"
+                ])
             try users.setCustomerID(email: "bob@example.com", key: "registered", value: "CRM-7")
             #expect(try users.customerIDs(userID: unverified.id, emailAsRegistered: true) == ["registered": "CRM-7"])
             #expect(try users.customerIDs(userID: "no-such-user", emailAsRegistered: true) == [:])

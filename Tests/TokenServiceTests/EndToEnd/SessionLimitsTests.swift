@@ -58,7 +58,9 @@ struct SessionLimitsTests {
 
     @Test(
         "an invalid limit or cursor is 400 invalid_request",
-        arguments: ["limit=0", "limit=101", "limit=abc", "limit=", "limit=-1", "cursor=", "cursor=%%%", "cursor=bm9wZQ"])
+        arguments: [
+            "limit=0", "limit=101", "limit=abc", "limit=", "limit=-1", "cursor=", "cursor=%%%", "cursor=bm9wZQ",
+        ])
     func invalidQuery(query: String) async throws {
         try await withTestServer { server in
             let login = try await server.signUp()

@@ -19,13 +19,15 @@ struct StreamCustomerIDTests {
                 let victim = "victim@example.com"
                 let squatter = try await server.signUp(email: victim)
                 #expect(try await streamIDs(server, squatter) == ["registered": squatter.userID])
-                #expect(try await streamIDs(server, squatter, json: #"{"customerIds":{"registered":"\#(victim)"}}"#) == nil)
+                #expect(
+                    try await streamIDs(server, squatter, json: #"{"customerIds":{"registered":"\#(victim)"}}"#) == nil)
                 let refused = try await server.request(
                     "POST", "/stream-token", headers: squatter.bearer,
                     json: #"{"customerIds":{"registered":"\#(victim)"}}"#)
                 #expect(refused.status == 403 && refused.errorCode == "insufficient_scope")
                 #expect(
-                    try await streamIDs(server, squatter, json: #"{"customerIds":{"registered":"\#(squatter.userID)"}}"#)
+                    try await streamIDs(
+                        server, squatter, json: #"{"customerIds":{"registered":"\#(squatter.userID)"}}"#)
                         == ["registered": squatter.userID])
             }
         }
@@ -42,7 +44,8 @@ struct StreamCustomerIDTests {
                 accounts.close()
                 let login = try await server.logIn(email: "ada@example.com")
                 #expect(
-                    try await streamIDs(server, login) == ["registered": expectEmail ? "ada@example.com" : login.userID])
+                    try await streamIDs(server, login) == ["registered": expectEmail ? "ada@example.com" : login.userID]
+                )
             }
         }
     }
