@@ -58,6 +58,8 @@ RUN apt-get update \
     && chmod 0700 /data
 
 COPY --from=builder /out/tokenvend /usr/local/bin/tokenvend
+# The binary embeds the common-password list (MIT): its notice travels with it.
+COPY NOTICE /usr/share/doc/tokenvend/NOTICE
 
 # The working directory holds an optional Config/tokenvend.json (mount one, or pass --config PATH); the
 # environment below overrides the file's listen address and database path.

@@ -152,6 +152,10 @@ def scenario(check):
     check.call("POST", "/auth/register", body=user, expect=201)
     check.call("POST", "/auth/register", body=user, expect=409)
     check.call("POST", "/auth/register", body={"email": "nope", "password": "x"}, expect=400)
+    _, data = check.call("POST", "/auth/register", body={"email": "weak@example.com", "password": "1qaz2wsx3edc"},
+                         expect=400)
+    if json.loads(data).get("error") != "weak_password":
+        findings.append("POST /auth/register with a common password: expected weak_password")
     check.call("POST", "/auth/register", body=b"email=x", headers={"Content-Type": "text/plain"}, expect=415)
     _, data = check.call("POST", "/auth/login", body=user, headers={"X-Auth-Strategy": "bearer"}, expect=200)
     tokens = json_body(data)
@@ -162,6 +166,9 @@ def scenario(check):
     check.call("GET", "/auth/me", expect=401)
     _, data = check.call("GET", "/auth/sessions", headers=bearer, expect=200)
     other = [s["id"] for s in json_body(data) if not s["current"]]
+    check.call("GET", "/auth/sessions", path="/auth/sessions?limit=1", headers=bearer, expect=200)
+    check.call("GET", "/auth/sessions", path="/auth/sessions?limit=0", headers=bearer, expect=400)
+    check.call("GET", "/auth/sessions", path="/auth/sessions?cursor=nope", headers=bearer, expect=400)
     check.call("POST", "/stream-token", headers=bearer, expect=200)
     check.call("POST", "/stream-token", headers=bearer, body={"customerIds": {"registered": "x@example.com"}},
                expect=403)

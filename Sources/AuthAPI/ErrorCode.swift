@@ -28,6 +28,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
 
     /// 400: malformed JSON, missing/extra/ill-typed member, invalid email, password outside policy.
     public static let invalidRequest: Self = "invalid_request"
+    /// 400: a new password that is one of the 10,000 most common passwords.
+    public static let weakPassword: Self = "weak_password"
     /// 401: login failed.
     public static let invalidCredentials: Self = "invalid_credentials"
     /// 401: access token missing, malformed, expired, or its session revoked.
@@ -59,7 +61,7 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
 
     /// Every code API.md defines.
     public static let allKnown: [Self] = [
-        .invalidRequest, .invalidCredentials, .invalidToken, .invalidGrant, .insufficientScope,
+        .invalidRequest, .weakPassword, .invalidCredentials, .invalidToken, .invalidGrant, .insufficientScope,
         .registrationClosed, .notFound, .methodNotAllowed, .emailTaken, .payloadTooLarge,
         .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable,
     ]

@@ -35,6 +35,21 @@ enum Schema {
                 CREATE INDEX sessions_by_user ON sessions (user_id, revoked_at);
                 CREATE INDEX sessions_by_expiry ON sessions (expires_at);
                 """
-        )
+        ),
+        // Unverified emails stop being customer ids (issue 13). Existing users get `email_verified_at` NULL:
+        // nothing records which of them registered themselves, so none is taken as verified. The automatic
+        // `registered = email` rows that version 1 wrote are dropped; `registered` is now derived on read
+        // (the user id, or the verified email when configured) unless an operator set it explicitly.
+        // `sessions_by_end` orders sessions by the moment they stopped being usable, for the purge.
+        Migration(
+            version: 2,
+            sql: """
+                ALTER TABLE users ADD COLUMN email_verified_at INTEGER;
+                DELETE FROM customer_ids WHERE key = 'registered'
+                    AND value = (SELECT email FROM users WHERE users.id = customer_ids.user_id);
+                CREATE INDEX sessions_by_end
+                    ON sessions (min(coalesce(revoked_at, refresh_expires_at), refresh_expires_at));
+                """
+        ),
     ]
 }

@@ -20,6 +20,12 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
     public var disabledAt: Date?
     /// When the account was created.
     public var createdAt: Date
+    /// When the email was verified (an operator created the account, or an identity provider vouched for
+    /// it), or nil. Only a verified email may become a Bloomreach customer id.
+    public var emailVerifiedAt: Date?
+
+    /// Whether the email is verified.
+    public var isEmailVerified: Bool { emailVerifiedAt != nil }
 
     /// Whether the account is disabled.
     public var isDisabled: Bool { disabledAt != nil }
@@ -27,7 +33,7 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
     /// Creates a user value.
     public init(
         id: String, email: String, passwordHash: String, role: String, tenantID: String?, disabledAt: Date?,
-        createdAt: Date
+        createdAt: Date, emailVerifiedAt: Date? = nil
     ) {
         self.id = id
         self.email = email
@@ -36,21 +42,26 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
         self.tenantID = tenantID
         self.disabledAt = disabledAt
         self.createdAt = createdAt
+        self.emailVerifiedAt = emailVerifiedAt
     }
 
     /// The user without the password hash.
     public var description: String {
-        "User(id: \(id), email: \(email), role: \(role), tenantID: \(tenantID ?? "nil"), disabled: \(isDisabled))"
+        """
+        User(id: \(id), email: \(email), role: \(role), tenantID: \(tenantID ?? "nil"), \
+        emailVerified: \(isEmailVerified), disabled: \(isDisabled))
+        """
     }
 
     /// The columns `init(row:)` reads, in order.
-    static let columns = "id, email, password_hash, role, tenant_id, disabled_at, created_at"
+    static let columns = "id, email, password_hash, role, tenant_id, disabled_at, created_at, email_verified_at"
 
     init(row: Row) throws(StoreError) {
         self.init(
             id: try row.string(0), email: try row.string(1), passwordHash: try row.string(2), role: try row.string(3),
             tenantID: try row.optionalString(4),
             disabledAt: try row.optionalInt64(5).map(Date.init(storeMilliseconds:)),
-            createdAt: Date(storeMilliseconds: try row.int64(6)))
+            createdAt: Date(storeMilliseconds: try row.int64(6)),
+            emailVerifiedAt: try row.optionalInt64(7).map(Date.init(storeMilliseconds:)))
     }
 }

@@ -11,11 +11,12 @@ extension UserStore {
     @discardableResult
     public func create(
         id: String = UUID().uuidString.lowercased(), email: String, passwordHash: String, role: String = "user",
-        tenantID: String? = nil, now: Date = Date()
+        tenantID: String? = nil, emailVerifiedAt: Date? = nil, now: Date = Date()
     ) async throws(StoreError) -> User {
         let user = User(
             id: id, email: email, passwordHash: passwordHash, role: role, tenantID: tenantID, disabledAt: nil,
-            createdAt: Date(storeMilliseconds: now.storeMilliseconds))
+            createdAt: Date(storeMilliseconds: now.storeMilliseconds),
+            emailVerifiedAt: emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) })
         try await database.write { (connection: Connection) throws(StoreError) in try Self.insert(user, connection) }
         return user
     }
@@ -52,10 +53,12 @@ extension UserStore {
         }
     }
 
-    /// See the blocking `customerIDs(userID:)`.
-    public func customerIDs(userID: String) async throws(StoreError) -> [String: String] {
+    /// See the blocking `customerIDs(userID:emailAsRegistered:)`.
+    public func customerIDs(userID: String, emailAsRegistered: Bool = false) async throws(StoreError)
+        -> [String: String]
+    {
         try await database.read { (connection: Connection) throws(StoreError) in
-            try Self.customerIDs(userID, connection)
+            try Self.customerIDs(userID, emailAsRegistered: emailAsRegistered, connection)
         }
     }
 

@@ -9,17 +9,15 @@ extension UserStore {
     static func insert(_ user: User, _ connection: Connection) throws(StoreError) {
         do {
             try connection.execute(
-                "INSERT INTO users (\(User.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO users (\(User.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     .text(user.id), .text(user.email), .text(user.passwordHash), .text(user.role),
                     SQLValue(user.tenantID), .null, .integer(user.createdAt.storeMilliseconds),
+                    user.emailVerifiedAt.map { .integer($0.storeMilliseconds) } ?? .null,
                 ])
         } catch .constraint(.unique) {
             throw .emailTaken  // the only UNIQUE column besides the primary key
         }
-        try connection.execute(
-            "INSERT INTO customer_ids (user_id, key, value) VALUES (?, 'registered', ?)",
-            [.text(user.id), .text(user.email)])
     }
 
     static func find(email: String, _ connection: Connection) throws(StoreError) -> User? {
@@ -57,12 +55,32 @@ extension UserStore {
             [.text(user.id), .text(key), .text(value)])
     }
 
-    static func customerIDs(_ userID: String, _ connection: Connection) throws(StoreError) -> [String: String] {
+    /// The explicit ids, plus a derived `registered` unless one is set: the verified email when
+    /// `emailAsRegistered`, else the user id. One statement, so one implicit read transaction suffices.
+    static func customerIDs(_ userID: String, emailAsRegistered: Bool, _ connection: Connection) throws(StoreError)
+        -> [String: String]
+    {
         var ids: [String: String] = [:]
-        for row in try connection.query("SELECT key, value FROM customer_ids WHERE user_id = ?", [.text(userID)]) {
+        for row in try connection.query(
+            """
+            SELECT key, value FROM customer_ids WHERE user_id = ?1
+            UNION ALL
+            SELECT 'registered', CASE WHEN ?2 AND email_verified_at IS NOT NULL THEN email ELSE id END
+            FROM users
+            WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM customer_ids WHERE user_id = ?1 AND key = 'registered')
+            """,
+            [.text(userID), .integer(emailAsRegistered ? 1 : 0)])
+        {
             ids[try row.string(0)] = try row.string(1)
         }
         return ids
+    }
+
+    static func markEmailVerified(email: String, now: Date, _ connection: Connection) throws(StoreError) {
+        guard try find(email: email, connection) != nil else { throw .notFound }
+        try connection.execute(
+            "UPDATE users SET email_verified_at = coalesce(email_verified_at, ?) WHERE email = ?",
+            [.integer(now.storeMilliseconds), .text(email)])
     }
 
     static func updatePasswordHash(userID: String, hash: String, _ connection: Connection) throws(StoreError) {

@@ -18,21 +18,23 @@ public struct UserStore: Sendable {
         self.database = database
     }
 
-    /// Creates a user and, in the same transaction, its default customer id `registered = email`.
+    /// Creates a user. It has no stored customer ids: `registered` is derived on read (see `customerIDs`).
     /// - Parameters:
     ///   - id: the user id. Default: a new lowercase UUID.
     ///   - role: default `"user"`.
+    ///   - emailVerifiedAt: when the email was verified (operator-created accounts), or nil. Default: nil.
     /// - Returns: the stored user.
     /// - Throws: `.emailTaken` when the email exists, `.constraint(.primaryKey)` for a duplicate id,
     ///   `.unavailable` on a full or read-only disk.
     @discardableResult
     public func create(
         id: String = UUID().uuidString.lowercased(), email: String, passwordHash: String, role: String = "user",
-        tenantID: String? = nil, now: Date = Date()
+        tenantID: String? = nil, emailVerifiedAt: Date? = nil, now: Date = Date()
     ) throws(StoreError) -> User {
         let user = User(
             id: id, email: email, passwordHash: passwordHash, role: role, tenantID: tenantID, disabledAt: nil,
-            createdAt: Date(storeMilliseconds: now.storeMilliseconds))
+            createdAt: Date(storeMilliseconds: now.storeMilliseconds),
+            emailVerifiedAt: emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) })
         try database.write { (connection: Connection) throws(StoreError) in try Self.insert(user, connection) }
         return user
     }
@@ -75,10 +77,23 @@ public struct UserStore: Sendable {
     }
 
     /// The user's customer ids (`key → value`); empty for an unknown user.
+    ///
+    /// The ids set with `setCustomerID`, and `registered` when none was set: the user's email when
+    /// `emailAsRegistered` and the email is verified, else the user id. An unverified email is never a customer
+    /// id, so whoever registers someone else's address gets no token for that customer.
+    /// - Parameter emailAsRegistered: the `stream.emailCustomerId` switch. Default: false.
     /// - Throws: `.unavailable` when no reader can be opened.
-    public func customerIDs(userID: String) throws(StoreError) -> [String: String] {
+    public func customerIDs(userID: String, emailAsRegistered: Bool = false) throws(StoreError) -> [String: String] {
         try database.readStatement { (connection: Connection) throws(StoreError) in
-            try Self.customerIDs(userID, connection)
+            try Self.customerIDs(userID, emailAsRegistered: emailAsRegistered, connection)
+        }
+    }
+
+    /// Records that the user's email is verified (keeping the first time); idempotent.
+    /// - Throws: `.notFound` for an unknown email, `.unavailable` on a full or read-only disk.
+    public func markEmailVerified(email: String, now: Date = Date()) throws(StoreError) {
+        try database.write { (connection: Connection) throws(StoreError) in
+            try Self.markEmailVerified(email: email, now: now, connection)
         }
     }
 

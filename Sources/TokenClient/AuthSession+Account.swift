@@ -57,10 +57,34 @@ extension AuthSession {
         try await json(makeRequest("GET", "auth/me"))
     }
 
-    /// The caller's live sessions (`GET /auth/sessions`).
+    /// The caller's live sessions (`GET /auth/sessions`), every page: it follows `Link: <…>; rel="next"`
+    /// (at most 1000 pages of 100).
     /// - Throws: like ``me()``.
     public func sessions() async throws -> [SessionInfo] {
-        try await json(makeRequest("GET", "auth/sessions"))
+        var all: [SessionInfo] = []
+        var url = baseURL.appending(path: "auth/sessions").appending(queryItems: [.init(name: "limit", value: "100")])
+        for _ in 0..<1000 {
+            let (data, response) = try await send(WireCoding.request("GET", url, body: Never?.none))
+            all += try WireCoding.decodeSuccess([SessionInfo].self, data: data, response: response)
+            guard let next = Self.nextLink(response.value(forHTTPHeaderField: "Link"), relativeTo: baseURL) else {
+                break
+            }
+            url = next
+        }
+        return all
+    }
+
+    /// The target of a `Link` header's `rel="next"` (RFC 8288), resolved against `base`, or nil.
+    static func nextLink(_ header: String?, relativeTo base: URL) -> URL? {
+        guard let header else { return nil }
+        for link in header.split(separator: ",") {
+            let parts = link.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">"),
+                parts.dropFirst().contains(where: { $0 == #"rel="next""# || $0 == "rel=next" })
+            else { continue }
+            return URL(string: String(target.dropFirst().dropLast()), relativeTo: base)?.absoluteURL
+        }
+        return nil
     }
 
     /// Revokes one of the caller's sessions (`DELETE /auth/sessions/{id}`); 404 when it is not theirs.

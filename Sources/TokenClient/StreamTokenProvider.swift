@@ -23,7 +23,8 @@ public final class StreamTokenProvider<Session: AuthenticatedTransport>: Sendabl
     /// Creates a provider.
     /// - Parameters:
     ///   - session: authenticates the requests (usually an ``AuthSession``).
-    ///   - customerIds: e.g. `["registered": email]`; `nil` for all of the user's ids.
+    ///   - customerIds: e.g. `["crm": "C-42"]`; `nil` for all of the user's ids (`registered` is the user id unless
+    ///     the server is configured to use verified emails).
     ///   - path: endpoint relative to the session's base URL; `stream-token` by default.
     ///   - margin: refresh this many seconds before `exp`; 60 by default.
     ///   - now: the clock; the system clock by default.

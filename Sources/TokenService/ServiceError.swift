@@ -5,6 +5,8 @@
 public enum ServiceError: Error, Sendable, Equatable {
     /// 400: malformed JSON, missing/extra/ill-typed member, invalid email, password outside policy.
     case invalidRequest(String)
+    /// 400: a new password that is one of the 10,000 most common passwords.
+    case weakPassword
     /// 401: login failed (one body for unknown email and wrong password).
     case invalidCredentials
     /// 401: access token missing (`presented` false) or unusable (`presented` true).
@@ -33,7 +35,7 @@ public enum ServiceError: Error, Sendable, Equatable {
     /// The HTTP status code.
     public var statusCode: Int {
         switch self {
-        case .invalidRequest: 400
+        case .invalidRequest, .weakPassword: 400
         case .invalidCredentials, .invalidToken, .invalidGrant: 401
         case .insufficientScope, .csrfFailed, .registrationClosed: 403
         case .notFound: 404
@@ -49,6 +51,7 @@ public enum ServiceError: Error, Sendable, Equatable {
     public var code: String {
         switch self {
         case .invalidRequest: "invalid_request"
+        case .weakPassword: "weak_password"
         case .invalidCredentials: "invalid_credentials"
         case .invalidToken: "invalid_token"
         case .invalidGrant: "invalid_grant"
@@ -67,6 +70,7 @@ public enum ServiceError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .invalidRequest(let detail): detail
+        case .weakPassword: "The password is one of the most common passwords; choose another."
         case .invalidCredentials: "The email or password is not correct."
         case .invalidToken(presented: false): "An access token is required."
         case .invalidToken(presented: true): "The access token is invalid or expired."

@@ -2,12 +2,12 @@ import ArgumentParser
 import Foundation
 import TokenService
 
-/// `tokenvend users add|list|disable|set-customer-id`, on the same database as a running server.
+/// `tokenvend users add|list|disable|set-customer-id|verify-email`, on the same database as a running server.
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
         abstract: "Manage accounts in the database (safe while the server runs).",
-        subcommands: [AddUser.self, ListUsers.self, DisableUser.self, SetCustomerID.self]
+        subcommands: [AddUser.self, ListUsers.self, DisableUser.self, SetCustomerID.self, VerifyEmail.self]
     )
 
     /// Opens the configured database, runs `body`, and turns a refusal into one line on stderr and exit 1.
@@ -103,6 +103,19 @@ extension UsersCommand {
             print("set \(key) for \(email)")
         }
     }
+
+    struct VerifyEmail: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verify-email",
+            abstract: "Mark an account's email as verified (it may then be a customer id; see stream.emailCustomerId).")
+        @OptionGroup var options: ServerConfigurationOptions
+        @Option(help: "The account's email address.") var email: String
+
+        func run() async throws {
+            try UsersCommand.withAccounts(options) { try $0.verifyEmail(email: email) }
+            print("verified \(email)")
+        }
+    }
 }
 
 /// The JSON line `users list` prints per account.
@@ -112,6 +125,7 @@ private struct ListedAccount: Encodable {
     let role: String
     let tenantId: String?
     let disabled: Bool
+    let emailVerified: Bool
     let createdAt: String
     let customerIds: [String: String]
 
@@ -121,6 +135,7 @@ private struct ListedAccount: Encodable {
         role = account.role
         tenantId = account.tenantID
         disabled = account.disabled
+        emailVerified = account.emailVerified
         createdAt = ISO8601DateFormatter().string(from: account.createdAt)
         customerIds = account.customerIDs
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import Store
 
 @Suite struct UserStoreTests {
-    @Test("creates a user with the default registered customer id and finds it by email and id")
+    @Test("creates a user whose registered customer id is its user id, and finds it by email and id")
     func createAndFind() throws {
         try TemporaryDatabase.with { database, _ in
             let users = UserStore(database: database)
@@ -13,7 +13,9 @@ import Testing
             #expect(try users.find(byEmail: "ada@example.com") == user)
             #expect(try users.find(byID: user.id) == user)
             #expect(try users.find(byEmail: "nobody@example.com") == nil)
-            #expect(try users.customerIDs(userID: user.id) == ["registered": "ada@example.com"])
+            #expect(try users.customerIDs(userID: user.id) == ["registered": user.id])
+            #expect(try users.customerIDs(userID: user.id, emailAsRegistered: true) == ["registered": user.id])
+            #expect(!user.isEmailVerified)
             #expect(user.role == "admin" && user.tenantID == "t1" && !user.isDisabled)
             #expect(!user.description.contains(Fixture.hash))
         }

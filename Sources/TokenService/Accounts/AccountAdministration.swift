@@ -13,6 +13,7 @@ public struct AccountAdministration: Sendable {
         public let tenantID: String?
         public let disabled: Bool
         public let createdAt: Date
+        public let emailVerified: Bool
         public let customerIDs: [String: String]
     }
 
@@ -20,6 +21,7 @@ public struct AccountAdministration: Sendable {
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidEmail
         case invalidPassword(minLength: Int)
+        case weakPassword
         case emailTaken
         case notFound
         case invalidCustomerID
@@ -29,6 +31,7 @@ public struct AccountAdministration: Sendable {
             switch self {
             case .invalidEmail: "the email address is not valid"
             case .invalidPassword(let minimum): "the password must be \(minimum) to 128 characters"
+            case .weakPassword: "the password is one of the 10,000 most common passwords; choose another"
             case .emailTaken: "an account with this email exists"
             case .notFound: "no account with this email"
             case .invalidCustomerID: "customer id keys and values must be 1 to 256 bytes"
@@ -41,6 +44,7 @@ public struct AccountAdministration: Sendable {
     private let users: UserStore
     private let hasher: PasswordHasher
     private let policy: PasswordPolicy
+    private let emailAsRegistered: Bool
 
     /// Opens the database of `configuration` (creating and migrating it when new).
     public init(configuration: TokenServiceConfiguration) throws {
@@ -49,18 +53,26 @@ public struct AccountAdministration: Sendable {
         hasher = try PasswordHasher(
             timeCost: configuration.password.timeCost, memoryKiB: configuration.password.memoryCost)
         policy = PasswordPolicy(minLength: configuration.password.minLength)
+        emailAsRegistered = configuration.stream.emailCustomerId
     }
 
-    /// Creates an account; its customer ids start as `{"registered": email}`.
+    /// Creates an account with a verified email (the operator vouches for it). Its `registered` customer id
+    /// is the email when `stream.emailCustomerId` is on, else the user id.
     public func add(email rawEmail: String, password rawPassword: String, role: String, tenantID: String?)
         throws(Failure)
         -> Account
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
-        guard let password = policy.password(rawPassword) else { throw .invalidPassword(minLength: policy.minLength) }
+        let password: PasswordHash.Password
+        switch policy.newPassword(rawPassword) {
+        case .success(let accepted): password = accepted
+        case .failure(.length): throw .invalidPassword(minLength: policy.minLength)
+        case .failure(.common): throw .weakPassword
+        }
         do {
             let hash = try hasher.hash(password)
-            let user = try users.create(email: email.value, passwordHash: hash, role: role, tenantID: tenantID)
+            let user = try users.create(
+                email: email.value, passwordHash: hash, role: role, tenantID: tenantID, emailVerifiedAt: Date())
             return try account(user)
         } catch let failure as Failure {
             throw failure
@@ -109,6 +121,19 @@ public struct AccountAdministration: Sendable {
         }
     }
 
+    /// Marks an account's email as verified (the operator vouches for it), e.g. for accounts that existed
+    /// before verification was recorded. Idempotent.
+    public func verifyEmail(email rawEmail: String) throws(Failure) {
+        guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
+        do {
+            try users.markEmailVerified(email: email.value)
+        } catch .notFound {
+            throw .notFound
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+
     /// Closes the database.
     public func close() { database.close() }
 
@@ -116,7 +141,8 @@ public struct AccountAdministration: Sendable {
         do {
             return Account(
                 id: user.id, email: user.email, role: user.role, tenantID: user.tenantID, disabled: user.isDisabled,
-                createdAt: user.createdAt, customerIDs: try users.customerIDs(userID: user.id))
+                createdAt: user.createdAt, emailVerified: user.isEmailVerified,
+                customerIDs: try users.customerIDs(userID: user.id, emailAsRegistered: emailAsRegistered))
         } catch {
             throw .store("\(error)")
         }

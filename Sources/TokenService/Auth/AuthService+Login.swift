@@ -63,10 +63,12 @@ extension AuthService {
         }
         let session: Session
         do {
-            session = try await sessions.create(
+            let created = try await sessions.create(
                 userID: user.id, userAgent: request.headers["User-Agent"].map { String($0.prefix(256)) },
                 ip: request.remoteAddress, now: now(), refreshTTL: limits.refreshTTL,
-                maxLifetime: limits.sessionMaxLifetime)
+                maxLifetime: limits.sessionMaxLifetime, maxPerUser: limits.maxSessionsPerUser)
+            session = created.session
+            if created.revoked > 0 { metrics.sessionsRevoked.increment("session_cap", by: Double(created.revoked)) }
         } catch {
             throw Self.mapStore(error)
         }

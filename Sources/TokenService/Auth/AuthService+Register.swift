@@ -18,9 +18,15 @@ extension AuthService {
         if let tenantID, tenantID.isEmpty || tenantID.utf8.count > 128 {
             throw ServiceError.invalidRequest("tenantId must be 1 to 128 bytes.")
         }
-        guard let password = policy.password(rawPassword) else {
+        let password: Password
+        switch policy.newPassword(rawPassword) {
+        case .success(let accepted):
+            password = accepted
+        case .failure(.length):
             throw ServiceError.invalidRequest(
                 "The password must be \(policy.minLength) to \(policy.maxLength) characters.")
+        case .failure(.common):
+            throw ServiceError.weakPassword
         }
         let hasher = self.hasher
         let hash = try await hashed { () throws(PasswordHashError) -> String in try hasher.get().hash(password) }

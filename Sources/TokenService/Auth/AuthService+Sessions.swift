@@ -16,22 +16,35 @@ extension AuthService {
         return .json(bytes: body.serialized(), headers: .noStore)
     }
 
-    /// `GET /auth/sessions` → the caller's live sessions, most recently used first.
+    /// `GET /auth/sessions?limit=&cursor=` → one page of the caller's live sessions, most recently used
+    /// first; when more follow, `Link: </auth/sessions?limit=N&cursor=C>; rel="next"` (RFC 8288) names the next
+    /// page (see `SessionPage`). The body stays a bare array.
     func listSessions(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         let caller = try await authenticator.authenticate(request, now: now())
         context.accessLogMetadata["user.id"] = .string(caller.userID)
-        let live: [Session]
+        let page = try SessionPage(query: request.query)
+        var live: [Session]
         do {
-            live = try await sessions.liveSessions(userID: caller.userID, now: now())
+            // One more than the page, to learn whether a next page exists.
+            live = try await sessions.liveSessions(
+                userID: caller.userID, now: now(), limit: page.limit + 1, after: page.after)
         } catch {
             throw Self.mapStore(error)
+        }
+        var headers = HTTPHeaders.noStore
+        if live.count > page.limit {
+            live.removeLast(live.count - page.limit)
+            if let last = live.last {
+                let cursor = SessionPage.cursor(after: last)
+                headers.add(name: "Link", value: "</auth/sessions?limit=\(page.limit)&cursor=\(cursor)>; rel=\"next\"")
+            }
         }
         let body = live.map {
             SessionInfo(
                 id: $0.id, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, userAgent: $0.userAgent,
                 current: $0.id == caller.sessionID)
         }
-        return try .json(body, headers: .noStore)
+        return try .json(body, headers: headers)
     }
 
     /// `DELETE /auth/sessions/{id}` → 204, or 404 when it is not one of the caller's live sessions.

@@ -29,6 +29,8 @@ struct AuthService: Sendable {
         let refreshTTL: Duration
         let reuseGrace: Duration
         let sessionMaxLifetime: Duration
+        /// `session.maxPerUser`: a login revokes the user's least recently used live sessions beyond it.
+        let maxSessionsPerUser: Int
         let registrationEnabled: Bool
         let accountFailures: RateLimiter
         let addressRequests: RateLimiter

@@ -43,14 +43,16 @@ struct Authenticator: Sendable {
     }
 
     /// The caller of `request` and the caller's customer ids, with the session check and the ids read in one
-    /// database transaction (`POST /stream-token`, on the event loop).
+    /// database transaction (`POST /stream-token`, on the event loop). `emailAsRegistered` is
+    /// `stream.emailCustomerId`: see `UserStore.customerIDs(userID:emailAsRegistered:)`.
     func authenticateWithCustomerIDs(
-        _ request: HTTPRequest, now: Date
+        _ request: HTTPRequest, now: Date, emailAsRegistered: Bool
     ) throws(ServiceError) -> (caller: Caller, customerIDs: [String: String]) {
         let (claims, viaCookie) = try verifiedClaims(request, now: now)
         let read: (status: SessionStatus?, customerIDs: [String: String])
         do {
-            read = try sessions.statusAndCustomerIDs(sessionID: claims.sessionID, userID: claims.subject)
+            read = try sessions.statusAndCustomerIDs(
+                sessionID: claims.sessionID, userID: claims.subject, emailAsRegistered: emailAsRegistered)
         } catch {
             throw Self.storeUnavailable
         }

@@ -16,8 +16,8 @@ extension TokenServiceConfiguration {
 
     /// Password policy and Argon2id cost (`password.*`). Hashes are upgraded on login when the cost changes.
     public struct Password: Sendable, Equatable {
-        /// Shortest accepted password, in characters after NFC normalisation; 8…128. Default: 8.
-        public var minLength: Int = 8
+        /// Shortest accepted password, in characters after NFC normalisation; 8…128. Default: 12.
+        public var minLength: Int = 12
         /// Argon2id iterations (`opslimit`); 1…10. Default: 2.
         public var timeCost: Int = 2
         /// Argon2id memory in KiB; 8192…1048576. Default: 19456 (19 MiB, OWASP's minimum).

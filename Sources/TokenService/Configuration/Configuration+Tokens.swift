@@ -64,6 +64,9 @@ extension TokenServiceConfiguration {
     public struct Session: Sendable, Equatable {
         /// Absolute cap on a session's life, whatever its refreshes. Default: 7776000 s (90 days).
         public var maxLifetimeSeconds: Int = 7_776_000
+        /// Live sessions a user keeps; a login beyond it revokes the least recently used ones; 1…10000.
+        /// Default: 100.
+        public var maxPerUser: Int = 100
 
         /// The defaults.
         public init() {}

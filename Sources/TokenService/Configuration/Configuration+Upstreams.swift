@@ -41,6 +41,11 @@ extension TokenServiceConfiguration {
         public var activeKid: String?
         /// Lifetime of a stream token. Default: 900 s.
         public var ttlSeconds: Int = 900
+        /// When true, a user whose email is verified (created by `tokenvend users add`, or marked with
+        /// `tokenvend users verify-email`) gets the email as the `registered` customer id; otherwise, and for
+        /// every unverified email, `registered` is the user id. An id set with `users set-customer-id` wins
+        /// either way. Default: false.
+        public var emailCustomerId: Bool = false
 
         /// The defaults.
         public init() {}

@@ -34,6 +34,7 @@ extension ConfigurationKey {
             secret("refreshToken.secret", \.refreshToken.secret),
             secretFile("refreshToken.secretFile", \.refreshToken.secret),
             integer("session.maxLifetimeSeconds", \.session.maxLifetimeSeconds, 60...(3_660 * day)),
+            integer("session.maxPerUser", \.session.maxPerUser, 1...10_000),
             boolean("registration.enabled", \.registration.enabled),
             integer("password.minLength", \.password.minLength, 8...128),
             integer("password.timeCost", \.password.timeCost, 1...10),
@@ -50,6 +51,7 @@ extension ConfigurationKey {
             keyList("stream.keys", \.stream.keys),
             optionalString("stream.activeKid", \.stream.activeKid),
             integer("stream.ttlSeconds", \.stream.ttlSeconds, 1...day),
+            boolean("stream.emailCustomerId", \.stream.emailCustomerId),
             logLevel("log.level"),
             logFormat("log.format"),
         ]

@@ -14,7 +14,8 @@ public struct ServiceMetrics: Sendable {
     public let tokensIssued: CounterFamily
     /// `tokenvend_refresh_reuse_detected_total`.
     public let refreshReuseDetected: CounterFamily
-    /// `tokenvend_sessions_revoked_total{reason}`: `logout`, `reuse`, `user_disabled`, `revoked_by_user`.
+    /// `tokenvend_sessions_revoked_total{reason}`: `logout`, `reuse`, `user_disabled`, `revoked_by_user`,
+    /// `session_cap` (a login beyond `session.maxPerUser`).
     public let sessionsRevoked: CounterFamily
 
     /// Creates the families in a new registry.

@@ -42,6 +42,7 @@ struct Components: Sendable {
             refreshTTL: .seconds(configuration.refreshToken.ttlSeconds),
             reuseGrace: .seconds(configuration.refreshToken.reuseGraceSeconds),
             sessionMaxLifetime: .seconds(configuration.session.maxLifetimeSeconds),
+            maxSessionsPerUser: configuration.session.maxPerUser,
             registrationEnabled: configuration.registration.enabled,
             accountFailures: RateLimiter(
                 limit: rate.loginFailuresPerAccount, window: Double(rate.loginWindowSeconds)),
@@ -55,7 +56,7 @@ struct Components: Sendable {
             authenticator: authenticator,
             stream: try Self.streamIssuer(configuration.stream),
             moss: Self.mossCache(configuration.moss, upstream: mossUpstream, metrics: metrics, logger: logger),
-            metrics: metrics, now: now)
+            emailCustomerID: configuration.stream.emailCustomerId, metrics: metrics, now: now)
         self.metrics = metrics
     }
 

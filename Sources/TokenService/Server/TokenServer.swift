@@ -19,6 +19,8 @@ public final class TokenServer: Sendable {
     /// The metric families behind `GET /metrics`.
     public let metrics: ServiceMetrics
     let database: Store.Database
+    /// Deletes ended sessions in the background from `start()` until shutdown.
+    let sessionPurger: SessionPurger
     let http: HTTPServer
     let logger: Logger
 
@@ -41,6 +43,7 @@ public final class TokenServer: Sendable {
         self.metrics = metrics
         let database = try Store.Database(configuration: .init(path: configuration.database.path))
         self.database = database
+        sessionPurger = SessionPurger(sessions: SessionStore(database: database), logger: logger, now: now)
         let components = try Components(
             configuration: configuration, database: database, metrics: metrics, logger: logger,
             mossUpstream: mossUpstream, now: now)
@@ -61,6 +64,7 @@ public final class TokenServer: Sendable {
     /// Binds and starts serving; returns the bound port (useful with port 0).
     public func start() throws -> Int {
         let port = try http.start()
+        sessionPurger.start()
         logger.info(
             "tokenvend listening",
             metadata: ["server.host": "\(configuration.server.host)", "server.port": "\(port)"])
@@ -71,6 +75,7 @@ public final class TokenServer: Sendable {
     /// database.
     public func shutdown() async {
         await http.shutdown(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
+        sessionPurger.stop()
         database.close()
         StructuredLogHandler.flushBuffered()
     }
@@ -79,6 +84,7 @@ public final class TokenServer: Sendable {
     public func run() async throws {
         defer { StructuredLogHandler.flushBuffered() }
         try await http.run()
+        sessionPurger.stop()
         database.close()
     }
 }

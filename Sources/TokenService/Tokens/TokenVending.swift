@@ -8,16 +8,20 @@ struct TokenVending: Sendable {
     let authenticator: Authenticator
     let stream: StreamTokenIssuer?
     let moss: MossTokenCache?
+    /// `stream.emailCustomerId`: a verified email is the `registered` id instead of the user id.
+    let emailCustomerID: Bool
     let metrics: ServiceMetrics
     let now: @Sendable () -> Date
 
     /// `POST /stream-token`, optional body `{"customerIds": {...}}` → `{"token", "expiresIn"}`.
     ///
-    /// `ids` is the requested map or, when absent, all of the caller's customer ids; a requested pair that is
-    /// not the caller's is 403 `insufficient_scope` and nothing is signed.
+    /// `ids` is the requested map or, when absent, all of the caller's customer ids (`registered` is the user
+    /// id, or the verified email with `stream.emailCustomerId`, unless an operator set it); a requested pair
+    /// that is not the caller's is 403 `insufficient_scope` and nothing is signed.
     func streamToken(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = now()
-        let (caller, owned) = try authenticator.authenticateWithCustomerIDs(request, now: now)
+        let (caller, owned) = try authenticator.authenticateWithCustomerIDs(
+            request, now: now, emailAsRegistered: emailCustomerID)
         context.accessLogMetadata["user.id"] = .string(caller.userID)
         let requested = try JSONRequestBody(request, allowed: ["customerIds"], optional: true)
             .optionalStringMap("customerIds")

@@ -44,7 +44,8 @@ struct ClientServerFlowTests {
             let (header, payload) = try IndependentJWS.verify(try await stream.token(), secret: LiveServer.streamSecret)
             #expect(header == #"{"alg":"HS512","typ":"JWT","kid":"stream-e2e"}"#)
             #expect(Set(payload.keys) == ["exp", "iat", "ids"])
-            #expect(payload["ids"] as? [String: String] == ["registered": email])
+            // A self-registered email is not a customer id: `registered` is the user id (issue 13).
+            #expect(payload["ids"] as? [String: String] == ["registered": me.sub])
             let iat = try #require(payload["iat"] as? Int)
             #expect(iat == Int(serverClock.now.timeIntervalSince1970))
             #expect(try #require(payload["exp"] as? Int) - iat == 900)

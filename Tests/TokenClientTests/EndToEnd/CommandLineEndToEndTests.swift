@@ -68,7 +68,7 @@ struct CommandLineEndToEndTests {
             let jwt = try #require(console.output.last)
             let (header, payload) = try IndependentJWS.verify(jwt, secret: LiveServer.streamSecret)
             #expect(header == #"{"alg":"HS512","typ":"JWT","kid":"stream-e2e"}"#)
-            #expect(payload["ids"] as? [String: String] == ["registered": email])
+            #expect(payload["ids"] as? [String: String] == ["registered": user.id])
 
             let moss = try MossTokenCommand.parse(common + ["--json"])
             #expect(await console.exitStatus { try await moss.run(in: console.context()) } == 0)

@@ -72,6 +72,29 @@ struct SessionEndToEndTests {
         }
     }
 
+    @Test("sessions() follows the server's Link rel=next pages and returns every live session")
+    func sessionsFollowPages() async throws {
+        let clock = TestClock()
+        let environment = [
+            "TOKENVEND_RATE_LIMIT_REQUESTS_PER_ADDRESS_PER_MINUTE": "1000", "TOKENVEND_SESSION_MAX_PER_USER": "1000",
+        ]
+        try await withLiveServer(environment: environment, now: clock.closure) { live in
+            let session = live.session(now: clock.closure)
+            let email = "pages-\(UUID().uuidString.prefix(8))@example.com"
+            try await live.signUp(session, email: email)
+            // 104 more sessions: more than one page of 100.
+            for _ in 0..<104 {
+                let login = try await live.rawStatus(
+                    "POST", "auth/login", json: #"{"email":"\#(email)","password":"\#(LiveServer.password)"}"#)
+                #expect(login.status == 200)
+            }
+            let listed = try await session.sessions()
+            #expect(listed.count == 105)
+            #expect(Set(listed.map(\.id)).count == 105)
+            #expect(listed.filter(\.current).count == 1)
+        }
+    }
+
     @Test("after logout the token providers serve nothing cached, and the next user gets a token with their own ids")
     func providersFollowTheSignedInUser() async throws {
         let clock = TestClock()
@@ -81,7 +104,8 @@ struct SessionEndToEndTests {
             let moss = MossTokenProvider(session: session, now: clock.closure)
             try await live.signUp(session, email: "first@example.com")
             let first = try IndependentJWS.verify(try await stream.token(), secret: LiveServer.streamSecret)
-            #expect(first.payload["ids"] as? [String: String] == ["registered": "first@example.com"])
+            let firstID = try await session.me().sub
+            #expect(first.payload["ids"] as? [String: String] == ["registered": firstID])
             _ = try await moss.getAuthHeader()
 
             try await session.logout()
@@ -90,7 +114,9 @@ struct SessionEndToEndTests {
 
             try await live.signUp(session, email: "second@example.com")
             let second = try IndependentJWS.verify(try await stream.token(), secret: LiveServer.streamSecret)
-            #expect(second.payload["ids"] as? [String: String] == ["registered": "second@example.com"])
+            let secondID = try await session.me().sub
+            #expect(firstID != secondID)
+            #expect(second.payload["ids"] as? [String: String] == ["registered": secondID])
             #expect(try await moss.getAuthHeader() == "moss-project-token-1")
         }
     }

@@ -41,7 +41,7 @@ struct StreamTokenTests {
             let iat = try #require(payload["iat"] as? Int)
             #expect(exp - iat == 900)
             #expect(abs(Double(iat) - Date().timeIntervalSince1970) < 60)
-            #expect(payload["ids"] as? [String: String] == ["registered": "stream@example.com"])
+            #expect(payload["ids"] as? [String: String] == ["registered": user.userID])
             #expect(Set(payload.keys) == ["exp", "iat", "ids"])
         }
     }
@@ -65,7 +65,7 @@ struct StreamTokenTests {
             #expect(
                 try Self.verifyIndependently(allToken, secret: TestServer.streamSecret).payload["ids"]
                     as? [String: String]
-                    == ["crm": "C-42", "registered": "owner@example.com"])
+                    == ["crm": "C-42", "registered": user.userID])
             for body in [
                 #"{"customerIds":{"registered":"someone@example.com"}}"#,
                 #"{"customerIds":{"crm":"C-42","registered":"x@example.com"}}"#,
