@@ -45,7 +45,10 @@ extension AuthService {
         }
         let body = try JSONRequestBody(request, allowed: ["refreshToken"], optional: true)
         var refresh = try body.optionalString("refreshToken")
-        if refresh == nil { refresh = CookieJar.value(CookieJar.refreshCookie, in: request.headers) }
+        if refresh == nil, let cookie = CookieJar.value(CookieJar.refreshCookie, in: request.headers), !cookie.isEmpty {
+            try Authenticator.checkCSRF(request)
+            refresh = cookie
+        }
         if let refresh {
             presented = true
             if let claims = refreshTokens.decode(refresh),
