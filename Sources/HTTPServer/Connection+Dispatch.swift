@@ -12,7 +12,9 @@ extension Connection {
         }
         let context = RequestContext(requestID: requestID, logger: loop.logger)
         context.clientAddress = clientAddress(for: head)
-        if let client = context.clientAddress { context.accessLogMetadata["client.address"] = "\(client)" }
+        if let client = context.clientAddress {
+            context.accessLogMetadata["client.address"] = .stringConvertible(client)
+        }
         switch loop.router.match(head.method, path: head.path) {
         case .handler(let handler, let parameters, let route):
             context.route = route

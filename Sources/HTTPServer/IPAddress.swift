@@ -86,18 +86,31 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Four decimal parts 0–255 separated by dots, without leading zeros; the 32-bit value or nil.
+    /// One pass without allocating: the peer's address is parsed on every request.
     static func parseIPv4(_ bytes: ArraySlice<UInt8>) -> UInt32? {
         var value: UInt32 = 0
+        var part: UInt32 = 0
+        var digits = 0
         var parts = 0
-        for part in bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
-            guard (1...3).contains(part.count), part.allSatisfy(isDigit) else { return nil }
-            guard part.count == 1 || part.first != UInt8(ascii: "0") else { return nil }
-            let number = part.reduce(0) { $0 * 10 + UInt32($1 - UInt8(ascii: "0")) }
-            guard number <= 255 else { return nil }
-            value = value << 8 | number
-            parts += 1
+        var leadingZero = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, parts < 3 else { return nil }
+                value = value << 8 | part
+                parts += 1
+                part = 0
+                digits = 0
+                leadingZero = false
+                continue
+            }
+            guard isDigit(byte), digits < 3, !leadingZero else { return nil }
+            leadingZero = digits == 0 && byte == UInt8(ascii: "0")
+            part = part * 10 + UInt32(byte - UInt8(ascii: "0"))
+            guard part <= 255 else { return nil }
+            digits += 1
         }
-        return parts == 4 ? value : nil
+        guard digits > 0, parts == 3 else { return nil }
+        return value << 8 | part
     }
 
     /// Eight groups of one to four hex digits, at most one `::` standing for one or more zero groups, and
