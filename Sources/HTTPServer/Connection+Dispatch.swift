@@ -11,12 +11,18 @@ extension Connection {
             requestID = loop.requestIDs.next()
         }
         let context = RequestContext(requestID: requestID, logger: loop.logger)
+        context.clientAddress = clientAddress(for: head)
+        if let client = context.clientAddress {
+            context.accessLogMetadata["client.address"] = .stringConvertible(client)
+        }
         switch loop.router.match(head.method, path: head.path) {
         case .handler(let handler, let parameters, let route):
             context.route = route
-            let request = HTTPRequest(
+            var built = HTTPRequest(
                 head: head, body: body, trailers: trailers, parameters: parameters, remoteAddress: remoteAddress,
                 requestID: requestID)
+            built.clientAddress = context.clientAddress
+            let request = built
             switch handler {
             case .sync(let handler):
                 let response: HTTPResponse
@@ -109,7 +115,8 @@ extension Connection {
             omitBody: false)
         logAccess(
             method: head?.method.rawValue ?? "-", path: head?.path ?? "-", status: error.status,
-            requestID: requestID, metadata: [:], route: nil)
+            requestID: requestID, metadata: IPAddress(node: remoteAddress).map { ["client.address": "\($0)"] } ?? [:],
+            route: nil)
         closeAfterWrite = true
         lingerAfterWrite = true
     }

@@ -20,6 +20,9 @@ public struct HTTPRequest: Sendable {
     public var parameters: [String: String]
     /// The peer address, `"ip:port"` (or `"[ip]:port"`).
     public var remoteAddress: String
+    /// The client's address: the peer's, or the one a trusted proxy reports (`ClientAddressResolver`);
+    /// nil when the request was built without one (tests).
+    public var clientAddress: IPAddress?
     /// The request id: the client's `X-Request-Id` when it is a sane token, else generated.
     public var requestID: String
 

@@ -33,6 +33,9 @@ extension HTTPServer {
         /// Event loops (threads, each a serial Dispatch queue running an epoll loop); nil means one per CPU
         /// this process may run on. Default: nil.
         public var eventLoopCount: Int?
+        /// Proxies whose `X-Forwarded-For` / `Forwarded` fields name the client (`ClientAddressResolver`); from
+        /// any other peer both fields are ignored. Not an `init` parameter: set it on the value. Default: none.
+        public var trustedProxies: [CIDR] = []
 
         /// Creates a configuration; every parameter defaults to the value documented on its property.
         public init(

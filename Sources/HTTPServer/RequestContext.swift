@@ -13,6 +13,8 @@ public final class RequestContext: @unchecked Sendable {
     public var accessLogMetadata: Logger.Metadata = [:]
     /// The pattern of the route that matched (`/auth/sessions/:id`), nil when none did.
     public internal(set) var route: String?
+    /// The client's address (`HTTPRequest.clientAddress`), also written to the access line as `client.address`.
+    public internal(set) var clientAddress: IPAddress?
     let baseLogger: Logger
 
     init(requestID: String, logger: Logger) {

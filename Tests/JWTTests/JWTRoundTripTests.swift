@@ -88,3 +88,16 @@ import Testing
         #expect(try keys.verify(token, as: Access.self, options: Fixture.options()).subject == "u1")
     }
 }
+
+@Suite struct SecureRandomTests {
+    @Test("random tokens of any length, base64url; HMAC secrets below 64 bytes are refused as weak keys")
+    func randomTokens() throws {
+        let token = try SecureRandom.base64URL(byteCount: 32)
+        #expect(token.count == 43)
+        #expect(Base64URL.decode(token)?.count == 32)
+        #expect(try SecureRandom.base64URL(byteCount: 32) != token)
+        #expect(try SecureRandom.bytes(count: 1).count == 1)
+        // Why the CSRF token used to be a UUID: the key generator refuses short keys by design.
+        #expect(throws: JWTError.weakKey) { try HMACKey.generateSecret(byteCount: 32) }
+    }
+}

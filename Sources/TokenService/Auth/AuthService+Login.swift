@@ -62,10 +62,11 @@ extension AuthService {
             await upgradeHash(of: user, password: password, context: context)
         }
         let session: Session
+        let address = request.clientAddress?.description ?? request.remoteAddress
         do {
             let created = try await sessions.create(
                 userID: user.id, userAgent: request.headers["User-Agent"].map { String($0.prefix(256)) },
-                ip: request.remoteAddress, now: now(), refreshTTL: limits.refreshTTL,
+                ip: address, now: now(), refreshTTL: limits.refreshTTL,
                 maxLifetime: limits.sessionMaxLifetime, maxPerUser: limits.maxSessionsPerUser)
             session = created.session
             if created.revoked > 0 { metrics.sessionsRevoked.increment("session_cap", by: Double(created.revoked)) }

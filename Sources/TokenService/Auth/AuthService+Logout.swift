@@ -6,12 +6,20 @@ import Store
 extension AuthService {
     /// `POST /auth/logout?scope=local|others|global` with the access token and/or `{"refreshToken"}` → 204.
     ///
-    /// Idempotent: a session that is already gone answers 204 too. An expired access token still names its
-    /// session (revoking needs no fresh proof), so a client whose token lapsed can still log out. With no
-    /// credential at all the answer is 401.
+    /// `local` is idempotent: a session that is already gone answers 204 too, and an expired access token still
+    /// names its session (revoking needs no fresh proof), so a client whose token lapsed can still log out.
+    /// `others` and `global` end sessions the credential does not belong to, so they need the credential of a
+    /// live session: an access token that passes every check of an authenticated request, or the live refresh
+    /// token (not a spent one) of a live session; else 401 (`invalid_token`, or `invalid_grant` when only a
+    /// refresh token was presented) and nothing is revoked. With no credential at all the answer is 401.
     func logout(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         let scope = try Self.scope(of: request)
-        let identity = try await identify(request)
+        let identity: (userID: String, sessionID: String)?
+        if scope == .local {
+            identity = try await identify(request)
+        } else {
+            identity = try await identifyLive(request)
+        }
         guard let identity else { return Self.loggedOut(request) }
         context.accessLogMetadata["user.id"] = .string(identity.userID)
         let revoked: Int
@@ -32,10 +40,10 @@ extension AuthService {
         return scope == .others ? HTTPResponse(status: HTTPStatus(code: 204)) : Self.loggedOut(request)
     }
 
-    /// The user and session the request's credentials name, or nil when they name no live session.
+    /// The user and session the request's credentials name, live or not, or nil when they name no session.
     private func identify(_ request: HTTPRequest) async throws(ServiceError) -> (userID: String, sessionID: String)? {
         var presented = false
-        if let (token, viaCookie) = try? Authenticator.credential(in: request) {
+        if let (token, viaCookie) = try Self.accessCredential(in: request) {
             presented = true
             if viaCookie { try Authenticator.checkCSRF(request) }
             let lenient = Int64(limits.sessionMaxLifetime.components.seconds)
@@ -43,10 +51,7 @@ extension AuthService {
                 return (claims.subject, claims.sessionID)
             }
         }
-        let body = try JSONRequestBody(request, allowed: ["refreshToken"], optional: true)
-        var refresh = try body.optionalString("refreshToken")
-        if refresh == nil { refresh = CookieJar.value(CookieJar.refreshCookie, in: request.headers) }
-        if let refresh {
+        if let refresh = try refreshCredential(in: request) {
             presented = true
             if let claims = refreshTokens.decode(refresh),
                 let status = try? await sessions.status(sessionID: claims.sessionID)
@@ -56,6 +61,56 @@ extension AuthService {
         }
         guard presented else { throw .invalidToken(presented: false) }
         return nil
+    }
+
+    /// The user and session of a credential of a live session (`others`, `global`); throws 401 otherwise.
+    private func identifyLive(_ request: HTTPRequest) async throws(ServiceError) -> (userID: String, sessionID: String)
+    {
+        let access = try Self.accessCredential(in: request)
+        if access != nil {
+            do {
+                let caller = try await authenticator.authenticate(request, now: now())
+                return (caller.userID, caller.sessionID)
+            } catch .invalidToken {
+                // Not live: a refresh token may still prove a live session.
+            }
+        }
+        guard let refresh = try refreshCredential(in: request) else { throw .invalidToken(presented: access != nil) }
+        if let claims = refreshTokens.decode(refresh) {
+            let session: Session?
+            do {
+                session = try await sessions.find(sessionID: claims.sessionID)
+            } catch {
+                throw .unavailable("The session store is unavailable; retry later.", retryAfter: 1)
+            }
+            if let session, session.counter == claims.counter, session.isLive(at: now()) {
+                return (session.userID, session.id)
+            }
+        }
+        throw access != nil ? .invalidToken(presented: true) : .invalidGrant
+    }
+
+    /// The access token and whether it came from the cookie, or nil when none was presented in a usable form;
+    /// a malformed `Authorization` (two fields, `Bearer` alone) is 400 here as everywhere.
+    private static func accessCredential(in request: HTTPRequest) throws(ServiceError) -> (String, Bool)? {
+        do {
+            return try Authenticator.credential(in: request)
+        } catch .invalidRequest(let message) {
+            throw .invalidRequest(message)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The refresh token from the body or, failing that, from the cookie (which needs the CSRF header).
+    private func refreshCredential(in request: HTTPRequest) throws(ServiceError) -> String? {
+        let body = try JSONRequestBody(request, allowed: ["refreshToken"], optional: true)
+        if let refresh = try body.optionalString("refreshToken") { return refresh }
+        guard let cookie = CookieJar.value(CookieJar.refreshCookie, in: request.headers), !cookie.isEmpty else {
+            return nil
+        }
+        try Authenticator.checkCSRF(request)
+        return cookie
     }
 
     private static func scope(of request: HTTPRequest) throws(ServiceError) -> LogoutScope {

@@ -25,7 +25,9 @@ extension AuthService {
                 user: Self.wireUser(user))
         case .cookie:
             let refreshLifetime = max(0, Int(session.refreshExpiresAt.timeIntervalSince(now())))
-            let csrf = (try? HMACKey.generateSecret(byteCount: 32)) ?? UUID().uuidString
+            // 256 random bits. Not `HMACKey.generateSecret`: that makes HMAC keys and refuses fewer than 64 bytes,
+            // which is why a 32-byte call there always threw and a UUID stood in. A failing generator is a 500.
+            let csrf = try SecureRandom.base64URL(byteCount: 32)
             for cookie in CookieJar.sessionCookies(
                 accessToken: issued.token, accessLifetime: issued.expiresIn, refreshToken: refresh,
                 refreshLifetime: refreshLifetime, csrfToken: csrf)

@@ -38,8 +38,16 @@ struct AuthService: Sendable {
 
     /// Counts a token-issuing request against its client address; 429 beyond `requestsPerAddressPerMinute`.
     func limitAddress(_ request: HTTPRequest) throws(ServiceError) {
-        let decision = limits.addressRequests.acquire(request.remoteAddress, now: monotonicSeconds())
+        let decision = limits.addressRequests.acquire(Self.addressKey(of: request), now: monotonicSeconds())
         if case .limited(let seconds) = decision { throw .tooManyRequests(retryAfter: seconds) }
+    }
+
+    /// The rate-limit key of the request's client address (never its port, so new connections share it): an
+    /// IPv4 address as is, an IPv6 address by its /64, the smallest network one subscriber is usually given
+    /// (RFC 6177), since a host picks its own addresses within it.
+    static func addressKey(of request: HTTPRequest) -> String {
+        guard let address = request.clientAddress else { return request.remoteAddress }
+        return address.isIPv4 ? address.description : CIDR(address: address, prefixLength: 64).description
     }
 
     /// The strategy the client asked for with `X-Auth-Strategy` (bearer when absent).

@@ -89,9 +89,21 @@ struct Authenticator: Sendable {
         "The session store is unavailable; retry later.", retryAfter: 1)
 
     /// The presented access token and whether it came from the cookie.
+    ///
+    /// - Throws: `.invalidRequest` (400, RFC 6750 §3.1) for two `Authorization` fields or `Bearer` without a
+    ///   token; `.invalidToken` for another scheme (`presented` true) or no credential at all (false).
     static func credential(in request: HTTPRequest) throws(ServiceError) -> (String, Bool) {
         if let authorization = request.headers["Authorization"] {
-            guard let token = bearerToken(authorization) else { throw .invalidToken(presented: true) }
+            // One credential per request: with two, which one a proxy or a framework would pick is anybody's guess.
+            guard request.headers.values(for: "Authorization").count == 1 else {
+                throw .invalidRequest("Send one Authorization header.")
+            }
+            guard let token = bearerToken(authorization) else {
+                if isBearerWithoutToken(authorization) {
+                    throw .invalidRequest("The Authorization header names the Bearer scheme but carries no token.")
+                }
+                throw .invalidToken(presented: true)
+            }
             return (token, false)
         }
         if let cookie = CookieJar.value(CookieJar.accessCookie, in: request.headers), !cookie.isEmpty {
@@ -117,6 +129,12 @@ struct Authenticator: Sendable {
         while end > index, isBlank(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
         guard index < end else { return nil }
         return String(Substring(authorization.utf8[index..<end]))
+    }
+
+    /// Whether `authorization` is the word `Bearer` (any letter case) with nothing but blanks after it.
+    static func isBearerWithoutToken(_ authorization: String) -> Bool {
+        let words = authorization.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        return words.count == 1 && words[0].lowercased() == "bearer"
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {

@@ -1,3 +1,5 @@
+public import HTTPServer
+
 /// Everything `tokenvend serve` can be configured with, one nested struct per section of the configuration file.
 ///
 /// Build one with ``ConfigurationLoader/load(configPath:environment:overrides:defaultConfigPath:)``, which layers the
@@ -85,6 +87,9 @@ extension TokenServiceConfiguration {
         public var idleTimeoutSeconds: Int = 60
         /// Drain time for in-flight requests after SIGTERM/SIGINT. Default: 20 s.
         public var shutdownGraceSeconds: Int = 20
+        /// Proxies (addresses or CIDR ranges, IPv4 and IPv6) whose `X-Forwarded-For` / `Forwarded` fields name
+        /// the client; from any other peer both fields are ignored. Default: none.
+        public var trustedProxies: [CIDR] = []
 
         /// The defaults.
         public init() {}

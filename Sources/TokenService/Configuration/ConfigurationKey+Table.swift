@@ -1,3 +1,4 @@
+import HTTPServer
 import Logging
 
 #if canImport(FoundationEssentials)
@@ -22,6 +23,7 @@ extension ConfigurationKey {
             integer("server.writeTimeoutSeconds", \.server.writeTimeoutSeconds, 1...3_600),
             integer("server.idleTimeoutSeconds", \.server.idleTimeoutSeconds, 1...day),
             integer("server.shutdownGraceSeconds", \.server.shutdownGraceSeconds, 0...3_600),
+            cidrList("server.trustedProxies", \.server.trustedProxies),
             string("database.path", \.database.path),
             string("accessToken.issuer", \.accessToken.issuer),
             string("accessToken.audience", \.accessToken.audience),
@@ -110,6 +112,10 @@ extension ConfigurationKey {
 
     static func keyList(_ path: String, _ keyPath: Path<[TokenServiceConfiguration.SigningKey]>) -> ConfigurationKey {
         key(path, .keyList, keyPath) { check, value throws(ConfigurationError) in try check.signingKeys(value) }
+    }
+
+    static func cidrList(_ path: String, _ keyPath: Path<[CIDR]>) -> ConfigurationKey {
+        key(path, .cidrList, keyPath) { check, value throws(ConfigurationError) in try check.cidrList(value) }
     }
 
     static func logLevel(_ path: String) -> ConfigurationKey {

@@ -19,6 +19,7 @@ struct ConfigurationKey {
         case secretFile
         case url
         case keyList
+        case cidrList
         case choice([String])
     }
 
@@ -79,6 +80,16 @@ struct ConfigurationKey {
                 throw .invalidValue(
                     key: path, source: source,
                     reason: #"expected a JSON list such as [{"kid":"k1","secret":"..."}], got text that is not JSON"#)
+            }
+        case .cidrList:
+            if trimmed.isEmpty { return .null }
+            do {
+                return try ConfigurationValue.parse(Array(trimmed.utf8))
+            } catch {
+                throw .invalidValue(
+                    key: path, source: source,
+                    reason: #"expected a JSON list such as ["10.0.0.0/8","2001:db8::/32"], got "#
+                        + "\(ConfigurationValue.string(raw).summary)")
             }
         }
     }

@@ -92,11 +92,13 @@ public final class TokenServer: Sendable {
 extension TokenServiceConfiguration {
     /// The HTTP server's part of the configuration.
     var httpConfiguration: HTTPServer.Configuration {
-        HTTPServer.Configuration(
+        var http = HTTPServer.Configuration(
             host: server.host, port: server.port, maxConnections: server.maxConnections,
             maxHeaderBytes: server.maxHeaderBytes, maxTargetBytes: server.maxTargetBytes,
             maxBodyBytes: server.maxBodyBytes, headerTimeout: .seconds(server.headerTimeoutSeconds),
             bodyIdleTimeout: .seconds(server.bodyIdleTimeoutSeconds), idleTimeout: .seconds(server.idleTimeoutSeconds),
             writeTimeout: .seconds(server.writeTimeoutSeconds), shutdownGrace: .seconds(server.shutdownGraceSeconds))
+        http.trustedProxies = server.trustedProxies
+        return http
     }
 }

@@ -9,6 +9,8 @@ struct AccessClaims: JWTPayload, Equatable {
     let role: String
     let tenantID: String?
     let expiresAt: Int64
+    /// `iat`: required, since the lifetime `exp − iat` is checked against the configured one.
+    let issuedAt: Int64
 
     init(claims: JWTClaims) throws(JWTError) {
         guard let subject = claims.subject, !subject.isEmpty else { throw .missingClaim("sub") }
@@ -17,6 +19,7 @@ struct AccessClaims: JWTPayload, Equatable {
         guard let email = claims.string("email") else { throw .missingClaim("email") }
         guard let role = claims.string("role") else { throw .missingClaim("role") }
         guard let expiresAt = claims.expiration else { throw .missingClaim("exp") }
+        guard let issuedAt = claims.issuedAt else { throw .missingClaim("iat") }
         switch claims["tenantId"] {
         case nil, .null?: tenantID = nil
         case .string(let tenant)?: tenantID = tenant
@@ -28,5 +31,6 @@ struct AccessClaims: JWTPayload, Equatable {
         self.email = email
         self.role = role
         self.expiresAt = expiresAt
+        self.issuedAt = issuedAt
     }
 }

@@ -6,7 +6,8 @@ import Store
 /// `sub`, `sid`, `iat`, `exp`, `jti`, `email`, `role`, `tenantId` (API.md "Access tokens").
 ///
 /// Verification fixes the algorithm by the key (the header must match exactly), rejects an unknown or missing
-/// `kid`, requires `exp`, honours `nbf`, and checks `iss`, `aud` and `typ`, all with the configured leeway.
+/// `kid`, requires `exp` and `iat`, honours `nbf`, checks `iss`, `aud` and `typ`, all with the configured leeway,
+/// and refuses a lifetime `exp − iat` longer than the configured one plus the leeway.
 /// Whether the session is still live is the caller's next check (`Authenticator`).
 struct AccessTokenIssuer: Sendable {
     let keys: JWTKeySet
@@ -50,6 +51,11 @@ struct AccessTokenIssuer: Sendable {
         let options = VerificationOptions(
             now: now, leeway: leeway + extraLeeway, requireExpiration: true, requireKeyID: true,
             issuer: issuer, audience: audience, type: "at+jwt")
-        return try keys.verify(token, as: AccessClaims.self, options: options)
+        let claims = try keys.verify(token, as: AccessClaims.self, options: options)
+        // A token this server would never have issued (a leaked key, an old build, a lowered ttlSeconds) does
+        // not live longer than configured: `exp − iat` at most the lifetime plus the leeway (not the extra one).
+        let (span, overflow) = claims.expiresAt.subtractingReportingOverflow(claims.issuedAt)
+        guard !overflow, span <= lifetime + leeway else { throw .invalidClaim("exp") }
+        return claims
     }
 }

@@ -67,8 +67,10 @@ struct CookieModeTests {
             let user = try await server.signUp()
             let login = try await cookieLogin(server, user)
             let refresh = try #require(cookies(login)["refresh_token"])
+            let csrf = try #require(cookies(login)["csrf_token"])
             let refreshed = try await server.request(
-                "POST", "/auth/refresh", headers: ["Cookie": "refresh_token=\(refresh)"])
+                "POST", "/auth/refresh",
+                headers: ["Cookie": "refresh_token=\(refresh); csrf_token=\(csrf)", "X-CSRF-Token": csrf])
             #expect(refreshed.status == 200)
             #expect(try refreshed.object()["refreshToken"] == nil)
             #expect(cookies(refreshed)["refresh_token"]?.isEmpty == false)
@@ -82,8 +84,13 @@ struct CookieModeTests {
             let login = try await cookieLogin(server, user)
             let jar = cookies(login)
             let refresh = try #require(jar["refresh_token"])
+            let loginCSRF = try #require(jar["csrf_token"])
             let refreshed = try await server.request(
-                "POST", "/auth/refresh", headers: ["X-Auth-Strategy": "cookie", "Cookie": "refresh_token=\(refresh)"])
+                "POST", "/auth/refresh",
+                headers: [
+                    "X-Auth-Strategy": "cookie", "Cookie": "refresh_token=\(refresh); csrf_token=\(loginCSRF)",
+                    "X-CSRF-Token": loginCSRF,
+                ])
             #expect(refreshed.status == 200)
             let next = cookies(refreshed)
             let access = try #require(next["access_token"])
