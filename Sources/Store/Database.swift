@@ -26,7 +26,8 @@ import Synchronization
 public final class Database: Sendable {
     /// Where the database lives and how it is accessed.
     public struct Configuration: Sendable {
-        /// The database file; it and its folder are created if missing.
+        /// The database file; it and its folders are created if missing (the file 0600, folders 0700, whatever the
+        /// umask; SQLite gives its `-wal` and `-shm` files the database file's mode).
         public var path: String
         /// Reader connections kept open at most (readers beyond wait). Default: 4.
         public var readerCount: Int
@@ -61,6 +62,7 @@ public final class Database: Sendable {
     public init(configuration: Configuration) throws(StoreError) {
         self.configuration = configuration
         try Self.createFolder(of: configuration.path)
+        try Self.createFile(at: configuration.path)
         let timeout = Int32(clamping: configuration.busyTimeout.storeMilliseconds)
         let path = configuration.path
         let openWriter: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in

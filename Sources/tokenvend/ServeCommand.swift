@@ -21,6 +21,11 @@ struct ServeCommand: AsyncParsableCommand {
         let loaded = try options.load(prepareStorage: true)
         let logger = ServerLogging.bootstrap(loaded.configuration.log)
         for note in loaded.notes { logger.warning("\(note.description)") }
+        if !loaded.ignoredEnvironmentVariables.isEmpty {
+            logger.debug(
+                "ignoring Kubernetes service-link variables",
+                metadata: ["env.names": "\(loaded.ignoredEnvironmentVariables.joined(separator: ","))"])
+        }
         let server: TokenServer
         do {
             server = try TokenServer(configuration: loaded.configuration, logger: logger)

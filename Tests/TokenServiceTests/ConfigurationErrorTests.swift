@@ -9,23 +9,31 @@ import Testing
         let fixture = try ConfigurationFixture()
         let file = try fixture.write("c.json", #"{"server": {"prot": 1}}"#)
         let error = try #require(fixture.error(file: file))
-        #expect(error == .unknownKey(key: "server.prot", source: file))
-        #expect(error.description.hasPrefix("server.prot: unknown configuration key"))
+        #expect(error == .unknownKey(key: "server.prot", source: file, suggestion: "server.port"))
+        #expect(error.description == "server.prot: unknown configuration key (in \(file)); did you mean server.port?")
 
         let section = try fixture.write("s.json", #"{"servr": {"port": 1}}"#)
-        #expect(fixture.error(file: section) == .unknownKey(key: "servr", source: section))
+        #expect(fixture.error(file: section) == .unknownKey(key: "servr", source: section, suggestion: "server"))
+
+        let camel = try fixture.write("c2.json", #"{"server": {"maxbodybytes": 1}}"#)
+        #expect(
+            fixture.error(file: camel)
+                == .unknownKey(key: "server.maxbodybytes", source: camel, suggestion: "server.maxBodyBytes"))
 
         let member = try fixture.write(
             "m.json", #"{"stream": {"keys": [{"kid": "a", "secret": "x", "alg": "HS256"}]}}"#)
-        #expect(fixture.error(file: member) == .unknownKey(key: "stream.keys[0].alg", source: member))
+        #expect(
+            fixture.error(file: member)
+                == .unknownKey(key: "stream.keys[0].alg", source: member, suggestion: "stream.keys[0].kid"))
     }
 
     @Test("an unknown TOKENVEND_ variable is named and other variables are ignored")
     func unknownEnvironmentVariable() throws {
         let fixture = try ConfigurationFixture()
         let error = fixture.error(environment: ["TOKENVEND_SERVER_PROT": "1", "HOME": "/root"])
-        #expect(error == .unknownEnvironmentVariable("TOKENVEND_SERVER_PROT"))
+        #expect(error == .unknownEnvironmentVariable("TOKENVEND_SERVER_PROT", suggestion: "server.port"))
         #expect(error?.description.hasPrefix("TOKENVEND_SERVER_PROT: unknown environment variable") == true)
+        #expect(error?.description.hasSuffix("; did you mean TOKENVEND_SERVER_PORT (server.port)?") == true)
     }
 
     @Test("an explicit configuration file that does not exist is refused")

@@ -10,7 +10,9 @@ final class ConfigurationFixture {
 
     init() throws {
         let path = FileManager.default.temporaryDirectory.path + "/tokenvend-config-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // 0700, as tokenvend wants the folder of a database: an 0755 one would be noted at every load.
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         folder = path
     }
 

@@ -114,6 +114,70 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
         #expect(throws: MossError.badUpstreamResponse) { try MossHTTPUpstream.parse(Data(body.utf8)) }
     }
 
+    @Test("an endless 200 body fails as soon as it passes 64 KiB, long before the timeout, and is not read on")
+    func endlessBody() async throws {
+        try await withServer({ _ in .endlessBody(status: 200, contentLength: nil) }) { server in
+            let started = ContinuousClock.now
+            let result = await fetch(makeUpstream(url: try server.url, timeout: .seconds(40)))
+            #expect(result == .failure(.badUpstreamResponse))
+            // Decided by the limit, not the deadline (which would be upstreamUnavailable). How soon depends on how
+            // fast swift-corelibs-foundation hands body bytes to the delegate queue: well under 1 s when idle, up to
+            // ~10 s seen on a loaded 2-core machine.
+            #expect(ContinuousClock.now - started < .seconds(30))
+            // The client hung up: the fake's writes fail instead of going on until the timeout.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.streamsEnded == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(server.streamsEnded == 1)
+            #expect(server.streamedBytes >= MossHTTPUpstream.maximumBodyBytes)
+        }
+    }
+
+    @Test("a declared Content-Length over 64 KiB fails on the head")
+    func oversizedContentLength() async throws {
+        try await withServer({ _ in .endlessBody(status: 200, contentLength: 1 << 40) }) { server in
+            let started = ContinuousClock.now
+            let result = await fetch(makeUpstream(url: try server.url, timeout: .seconds(40)))
+            #expect(result == .failure(.badUpstreamResponse))
+            // Decided by the limit, not the deadline (which would be upstreamUnavailable). How soon depends on how
+            // fast swift-corelibs-foundation hands body bytes to the delegate queue: well under 1 s when idle, up to
+            // ~10 s seen on a loaded 2-core machine.
+            #expect(ContinuousClock.now - started < .seconds(30))
+            // Hung up rather than read on until the timeout.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.streamsEnded == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(server.streamsEnded == 1)
+        }
+    }
+
+    @Test("a non-2xx answer is settled on its head: an endless error body is never read")
+    func errorStatusWithEndlessBody() async throws {
+        try await withServer({ _ in .endlessBody(status: 503, contentLength: nil) }) { server in
+            let started = ContinuousClock.now
+            let result = await fetch(makeUpstream(url: try server.url, timeout: .seconds(40)))
+            #expect(result == .failure(.upstreamFailed(status: 503)))
+            // Decided by the limit, not the deadline (which would be upstreamUnavailable). How soon depends on how
+            // fast swift-corelibs-foundation hands body bytes to the delegate queue: well under 1 s when idle, up to
+            // ~10 s seen on a loaded 2-core machine.
+            #expect(ContinuousClock.now - started < .seconds(30))
+        }
+    }
+
+    @Test("a 64 KiB body exactly is read whole")
+    func bodyAtLimit() async throws {
+        let prefix = #"{"expiresIn":3600,"token":"tok","pad":""#
+        let padding = String(repeating: "p", count: MossHTTPUpstream.maximumBodyBytes - prefix.utf8.count - 2)
+        let body = prefix + padding + #""}"#
+        #expect(body.utf8.count == MossHTTPUpstream.maximumBodyBytes)
+        try await withServer({ _ in .respond(status: 200, body: body) }) { server in
+            let result = await fetch(makeUpstream(url: try server.url))
+            #expect(result == .success(MossProjectToken(token: "tok", expiresIn: 3600)))
+        }
+    }
+
     @Test("an upstream slower than the timeout is unavailable (503), within the deadline")
     func slowUpstream() async throws {
         let reply = FakeUpstreamServer.Reply.respond(
@@ -162,7 +226,7 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
         }
     }
 
-    @Test("the cache over real HTTP: concurrent callers, one call; a failed call is retried by the next caller")
+    @Test("the cache over real HTTP: concurrent callers, one call; a failed call is retried after the backoff")
     func cacheEndToEnd() async throws {
         let script: @Sendable (Int) -> FakeUpstreamServer.Reply = { index in
             index == 0
@@ -185,6 +249,9 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
 
             clock.advance(by: .seconds(3540))
             await #expect(throws: MossError.upstreamRejected(status: 401)) { try await cache.token() }
+            await #expect(throws: MossError.coolingDown(retryAfterSeconds: 1)) { try await cache.token() }
+            #expect(server.callCount == 2)
+            clock.advance(by: .seconds(1))
             await #expect(throws: MossError.upstreamRejected(status: 401)) { try await cache.token() }
             #expect(server.callCount == 3)
             #expect(!handler.entries.map { "\($0.message) \($0.metadata)" }.joined().contains(mossTestProjectKey))

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct MossSecretHygieneTests {
     static let allErrors: [MossError] = [
-        .notConfigured, .upstreamUnavailable, .upstreamRejected(status: 401), .upstreamFailed(status: 500),
+        .notConfigured, .upstreamUnavailable, .coolingDown(retryAfterSeconds: 4), .upstreamRejected(status: 401),
+        .upstreamFailed(status: 500),
         .badUpstreamResponse,
     ]
 

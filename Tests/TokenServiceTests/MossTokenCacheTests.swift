@@ -122,7 +122,7 @@ private func waitingCallers(
         #expect(await upstream.calls == 2)
     }
 
-    @Test("a failed refresh fails every current waiter and the next caller starts a new one")
+    @Test("a failed refresh fails every current waiter and the first caller after the backoff starts a new one")
     func failureDoesNotPoison() async throws {
         let clock = MossTestClock()
         let upstream = FakeUpstreamScripted(
@@ -137,6 +137,7 @@ private func waitingCallers(
             #expect(await task.value == .failure(.upstreamRejected(status: 401)))
         }
         #expect(cache.cachedToken() == nil)
+        clock.advance(by: .seconds(1))
         #expect(try await cache.token() == MossVendedToken(token: "tok-ok", expiresIn: 3540))
         #expect(await upstream.calls == 2)
         #expect(cache.statistics == .init(refreshes: 1, failures: 1))
@@ -168,21 +169,63 @@ private func waitingCallers(
         clock.advance(by: .seconds(3545))
 
         await #expect(throws: MossError.upstreamUnavailable) { try await cache.token() }
+        clock.advance(by: .seconds(1))
         #expect(try await cache.token().token == "tok-2")
         #expect(await upstream.calls == 3)
     }
 
     @Test(
-        "an upstream lifetime not longer than the margin is refused as a bad response",
+        "an upstream lifetime not longer than the margin is served uncached with its real expiresIn",
         arguments: [1, 30, 60]
     )
     func lifetimeWithinMargin(expiresIn: Int) async throws {
         let clock = MossTestClock()
-        let upstream = FakeUpstreamScripted([projectToken("short", expiresIn: expiresIn), projectToken("long")])
+        let handler = InMemoryLogHandler()
+        let logger = Logger(label: "test.moss", factory: { _ in handler })
+        let upstream = FakeUpstreamScripted([
+            projectToken("short-1", expiresIn: expiresIn), projectToken("short-2", expiresIn: expiresIn),
+            projectToken("long"),
+        ])
+        let cache = MossTokenCache(upstream: upstream, logger: logger, now: { clock.now })
+
+        #expect(try await cache.token() == MossVendedToken(token: "short-1", expiresIn: expiresIn))
+        #expect(cache.cachedToken() == nil)
+        #expect(try await cache.token() == MossVendedToken(token: "short-2", expiresIn: expiresIn))
+        #expect(try await cache.token() == MossVendedToken(token: "long", expiresIn: 3540))
+        #expect(await upstream.calls == 3)
+        let warnings = handler.entries.filter { $0.level == .warning }
+        #expect(warnings.count == 2)
+        #expect(warnings.allSatisfy { !"\($0.message) \($0.metadata)".contains("short-") })
+    }
+
+    @Test("a short-lived token's expiresIn counts from when the upstream request was sent")
+    func shortLifetimeCountsFetchTime() async throws {
+        let clock = MossTestClock()
+        let upstream = FakeUpstreamScripted(always: projectToken("short", expiresIn: 30), gated: true)
         let cache = makeCache(upstream, clock: clock)
 
-        await #expect(throws: MossError.badUpstreamResponse) { try await cache.token() }
-        #expect(try await cache.token().token == "long")
+        let tasks = await waitingCallers(3, on: cache)
+        clock.advance(by: .milliseconds(10_500))
+        await upstream.open()
+        for task in tasks {
+            #expect(try await task.value.get() == MossVendedToken(token: "short", expiresIn: 19))
+        }
+    }
+
+    @Test(
+        "a short-lived token already expired when the answer arrives is a bad response, never expiresIn ≤ 0",
+        arguments: [Duration.seconds(30), .milliseconds(29_001), .seconds(45)]
+    )
+    func shortLifetimeAlreadyExpired(fetchTime: Duration) async throws {
+        let clock = MossTestClock()
+        let upstream = FakeUpstreamScripted(always: projectToken("short", expiresIn: 30), gated: true)
+        let cache = makeCache(upstream, clock: clock)
+
+        let tasks = await waitingCallers(1, on: cache)
+        clock.advance(by: fetchTime)
+        await upstream.open()
+        #expect(await tasks[0].value == .failure(.badUpstreamResponse))
+        #expect(cache.statistics == .init(refreshes: 0, failures: 1))
     }
 
     @Test("a lifetime of 61 s is served for its last second with expiresIn 1")
@@ -207,6 +250,7 @@ private func waitingCallers(
         let cache = MossTokenCache(upstream: upstream, logger: logger, now: { clock.now })
 
         await #expect(throws: MossError.upstreamFailed(status: 500)) { try await cache.token() }
+        clock.advance(by: .seconds(1))
         _ = try await cache.token()
         let logged = handler.entries.map { "\($0.message) \($0.metadata)" }.joined(separator: "\n")
         #expect(handler.entries.count == 2)

@@ -79,9 +79,11 @@ struct ConfigurationDevelopmentKeys: Codable, Equatable {
 
     /// Creates `path` (which must not exist) with mode 0600, writes `contents` and flushes them to disk.
     static func createExclusively(_ path: String, contents: [UInt8]) throws(SystemError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw SystemError("open") }
         defer { close(descriptor) }
+        // The umask can only remove bits from open's mode: make it exactly 0600.
+        guard fchmod(descriptor, 0o600) == 0 else { throw SystemError("fchmod") }
         var written = 0
         while written < contents.count {
             let result = contents[written...].withUnsafeBytes { buffer in
@@ -96,12 +98,17 @@ struct ConfigurationDevelopmentKeys: Codable, Equatable {
         guard fsync(descriptor) == 0 else { throw SystemError("fsync") }
     }
 
-    /// Creates `path` and any missing parent folders with mode 0700 (`mkdir -p -m 0700`).
+    /// Creates `path` and any missing parent folders with mode 0700, exactly, whatever the umask
+    /// (`mkdir -p -m 0700`); existing folders are left as they are.
     static func createFolders(_ path: String) throws(SystemError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST { throw SystemError("mkdir") }
+            if mkdir(prefix, 0o700) == 0 {
+                guard chmod(prefix, 0o700) == 0 else { throw SystemError("chmod") }
+            } else if errno != EEXIST {
+                throw SystemError("mkdir")
+            }
             prefix += "/"
         }
         var isDirectory = false

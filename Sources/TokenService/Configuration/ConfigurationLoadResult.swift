@@ -6,11 +6,18 @@ public struct ConfigurationLoadResult: Sendable, Equatable {
     public var configFile: String?
     /// Things the operator should know, to log at warning level (e.g. development keys generated).
     public var notes: [ConfigurationNote]
+    /// Kubernetes service-link variables (`TOKENVEND_SERVICE_HOST`, `TOKENVEND_PORT_8080_TCP`, …) that were
+    /// skipped rather than refused, sorted; worth a debug line at most.
+    public var ignoredEnvironmentVariables: [String]
 
     /// A loaded configuration.
-    public init(configuration: TokenServiceConfiguration, configFile: String?, notes: [ConfigurationNote]) {
+    public init(
+        configuration: TokenServiceConfiguration, configFile: String?, notes: [ConfigurationNote],
+        ignoredEnvironmentVariables: [String] = []
+    ) {
         self.configuration = configuration
         self.configFile = configFile
         self.notes = notes
+        self.ignoredEnvironmentVariables = ignoredEnvironmentVariables
     }
 }

@@ -8,7 +8,8 @@ extension ConfigurationLoader {
     /// Name of the development key file, stored in the database folder.
     public static let developmentKeyFileName = "tokenvend-keys.json"
 
-    /// Creates the database folder (mode 0700) when missing, checks that it is writable, and fills in missing
+    /// Creates the database folder (mode 0700) when missing, checks that it is writable, notes an existing database,
+    /// `-wal`/`-shm` file or folder that others may read (``ConfigurationNote/storageReadableByOthers``), and fills in missing
     /// access-token keys and refresh secret from the development key file beside the database, generating and
     /// storing them (mode 0600) on first use.
     /// - Returns: the completed configuration and notes to log at warning level.
@@ -19,12 +20,12 @@ extension ConfigurationLoader {
     ) throws(ConfigurationError) -> (TokenServiceConfiguration, [ConfigurationNote]) {
         var configuration = configuration
         let folder = try prepareDatabaseFolder(configuration.database.path)
+        var notes = permissiveStorage(database: configuration.database.path, folder: folder)
         let needsAccessKey = configuration.accessToken.keys.isEmpty
         let needsRefreshSecret = configuration.refreshToken.secret == nil
-        guard needsAccessKey || needsRefreshSecret else { return (configuration, []) }
+        guard needsAccessKey || needsRefreshSecret else { return (configuration, notes) }
 
         let path = folder == "/" ? "/" + developmentKeyFileName : folder + "/" + developmentKeyFileName
-        var notes: [ConfigurationNote] = []
         var keys = try ConfigurationDevelopmentKeys.read(from: path) ?? ConfigurationDevelopmentKeys()
         let existed = keys.accessToken != nil || keys.refreshToken != nil
         var changed = false
@@ -56,6 +57,20 @@ extension ConfigurationLoader {
             configuration.refreshToken.secret = secret
         }
         return (configuration, notes)
+    }
+
+    /// Notes for the database folder and the existing database, `-wal` and `-shm` files that group or other users
+    /// may access (tokenvend creates them 0700 and 0600; an older version, a copy or a restore may not have).
+    static func permissiveStorage(database: String, folder: String) -> [ConfigurationNote] {
+        var notes: [ConfigurationNote] = []
+        if let mode = ConfigurationDevelopmentKeys.permissiveMode(of: folder) {
+            notes.append(.storageReadableByOthers(path: folder, mode: mode, expected: "0700"))
+        }
+        for path in [database, database + "-wal", database + "-shm"] {
+            guard let mode = ConfigurationDevelopmentKeys.permissiveMode(of: path) else { continue }
+            notes.append(.storageReadableByOthers(path: path, mode: mode, expected: "0600"))
+        }
+        return notes
     }
 
     /// Creates the folder of `databasePath` when missing and proves it writable by creating and removing a probe

@@ -42,7 +42,9 @@ public enum ConfigurationLoader {
             configPath: configPath, environment: environment, overrides: overrides,
             defaultConfigPath: defaultConfigPath)
         let (configuration, notes) = try prepareStorage(resolved.configuration)
-        return ConfigurationLoadResult(configuration: configuration, configFile: resolved.configFile, notes: notes)
+        return ConfigurationLoadResult(
+            configuration: configuration, configFile: resolved.configFile, notes: notes,
+            ignoredEnvironmentVariables: resolved.ignoredEnvironmentVariables)
     }
 
     /// Layers and validates the configuration without writing anything: the database folder is not created and
@@ -63,7 +65,8 @@ public enum ConfigurationLoader {
             layers.append(try fileEntries(path: path, table: table))
             configFile = path
         }
-        layers.append(try environmentEntries(environment, table: table))
+        let (environmentLayer, serviceLinks) = try environmentEntries(environment, table: table)
+        layers.append(environmentLayer)
         layers.append(overrides.entries)
 
         var merged: [String: Entry] = [:]
@@ -85,7 +88,8 @@ public enum ConfigurationLoader {
             try key.apply(&configuration, entry.value, entry.source)
         }
         try validate(&configuration)
-        return ConfigurationLoadResult(configuration: configuration, configFile: configFile, notes: [])
+        return ConfigurationLoadResult(
+            configuration: configuration, configFile: configFile, notes: [], ignoredEnvironmentVariables: serviceLinks)
     }
 
     /// One value for one key, with where it came from (a file path, an environment variable or a flag).
@@ -112,13 +116,22 @@ public enum ConfigurationLoader {
         let sectionNames = Set(table.keys.compactMap { $0.split(separator: ".").first.map(String.init) })
         var entries: [Entry] = []
         for (section, value) in sections.sorted(by: { $0.key < $1.key }) {
-            guard sectionNames.contains(section) else { throw .unknownKey(key: section, source: path) }
+            guard sectionNames.contains(section) else {
+                let closest = sectionNames.min {
+                    (ConfigurationKey.editDistance(section.lowercased(), $0.lowercased()), $0)
+                        < (ConfigurationKey.editDistance(section.lowercased(), $1.lowercased()), $1)
+                }
+                throw .unknownKey(key: section, source: path, suggestion: closest)
+            }
             guard case .object(let members) = value else {
                 throw .invalidValue(key: section, source: path, reason: "expected an object, got \(value.summary)")
             }
             for (member, memberValue) in members.sorted(by: { $0.key < $1.key }) {
                 let key = "\(section).\(member)"
-                guard table[key] != nil else { throw .unknownKey(key: key, source: path) }
+                guard table[key] != nil else {
+                    let closest = ConfigurationKey.closest(toPath: key, in: ConfigurationKey.all)
+                    throw .unknownKey(key: key, source: path, suggestion: closest?.path)
+                }
                 entries.append(Entry(key: key, value: memberValue, source: path))
             }
         }
@@ -128,21 +141,32 @@ public enum ConfigurationLoader {
     /// Variables of the command-line client (`tokenvend login`, `token`, `logout`), not server settings.
     static let clientEnvironmentNames: Set<String> = ["TOKENVEND_URL", "TOKENVEND_PASSWORD"]
 
+    /// The entries of the `TOKENVEND_*` variables (and `LOG_LEVEL`), and the names of the Kubernetes service-link
+    /// variables skipped (``KubernetesServiceLink``).
     static func environmentEntries(
         _ environment: [String: String], table: [String: ConfigurationKey]
-    ) throws(ConfigurationError) -> [Entry] {
+    ) throws(ConfigurationError) -> (entries: [Entry], serviceLinks: [String]) {
         let byName = Dictionary(table.values.map { ($0.environmentName, $0) }, uniquingKeysWith: { first, _ in first })
         var entries: [Entry] = []
+        var serviceLinks: [String] = []
         if environment["TOKENVEND_LOG_LEVEL"] == nil, let raw = environment["LOG_LEVEL"], let key = table["log.level"] {
             entries.append(
                 Entry(key: key.path, value: try key.environmentValue(raw, source: "LOG_LEVEL"), source: "LOG_LEVEL"))
         }
         for (name, raw) in environment.sorted(by: { $0.key < $1.key })
         where name.hasPrefix("TOKENVEND_") && !clientEnvironmentNames.contains(name) {
-            guard let key = byName[name] else { throw .unknownEnvironmentVariable(name) }
+            guard let key = byName[name] else {
+                // A Service named `tokenvend` injects these into every pod of its namespace: not settings.
+                if KubernetesServiceLink.matches(name: name, value: raw) {
+                    serviceLinks.append(name)
+                    continue
+                }
+                let closest = ConfigurationKey.closest(toEnvironmentName: name, in: ConfigurationKey.all)
+                throw .unknownEnvironmentVariable(name, suggestion: closest?.path)
+            }
             entries.append(Entry(key: key.path, value: try key.environmentValue(raw, source: name), source: name))
         }
-        return entries
+        return (entries, serviceLinks)
     }
 
     /// `secret` and `secretFile` for the same key in one layer is an error; across layers the later one wins.

@@ -6,6 +6,9 @@ public enum ConfigurationNote: Sendable, Equatable, CustomStringConvertible {
     case developmentKeysReused(path: String)
     /// The development key file at `path` can be read by other users (its mode is `mode`, octal).
     case developmentKeysReadableByOthers(path: String, mode: String)
+    /// The existing database file, one of its `-wal`/`-shm` files, or its folder at `path` grants group or other
+    /// users access (its mode is `mode`, octal; `expected` is 0600 for files, 0700 for the folder).
+    case storageReadableByOthers(path: String, mode: String, expected: String)
 
     /// One line for the log.
     public var description: String {
@@ -18,6 +21,8 @@ public enum ConfigurationNote: Sendable, Equatable, CustomStringConvertible {
                 + "for production"
         case .developmentKeysReadableByOthers(let path, let mode):
             return "development key file \(path) has mode \(mode); it should be 0600"
+        case .storageReadableByOthers(let path, let mode, let expected):
+            return "\(path) has mode \(mode), so other users can read it; it should be \(expected)"
         }
     }
 }

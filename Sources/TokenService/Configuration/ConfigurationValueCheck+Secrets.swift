@@ -38,7 +38,12 @@ extension ConfigurationValueCheck {
                     key: itemKey, source: source, reason: "\(expected), got \(item.typeName)")
             }
             if let unknown = members.keys.sorted().first(where: { !["kid", "secret", "secretFile"].contains($0) }) {
-                throw ConfigurationError.unknownKey(key: "\(itemKey).\(unknown)", source: source)
+                let known = ["kid", "secret", "secretFile"]
+                let closest = known.min {
+                    ConfigurationKey.editDistance(unknown, $0) < ConfigurationKey.editDistance(unknown, $1)
+                }
+                throw ConfigurationError.unknownKey(
+                    key: "\(itemKey).\(unknown)", source: source, suggestion: closest.map { "\(itemKey).\($0)" })
             }
             let kidCheck = ConfigurationValueCheck(key: "\(itemKey).kid", source: source)
             let kid = try kidCheck.string(members["kid"] ?? .null)

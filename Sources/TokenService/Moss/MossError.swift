@@ -6,6 +6,7 @@
 /// |---|---|---|
 /// | ``notConfigured`` | 503 | `unavailable` |
 /// | ``upstreamUnavailable`` (refused, DNS, TLS, dropped, timed out) | 503 | `unavailable` |
+/// | ``coolingDown(retryAfterSeconds:)`` (a recent refresh failed; no upstream call) | 503 | `unavailable` |
 /// | ``upstreamRejected(status:)`` (upstream 401/403) | 502 | `upstream_error` |
 /// | ``upstreamFailed(status:)`` (any other non-2xx, including 5xx) | 502 | `upstream_error` |
 /// | ``badUpstreamResponse`` (garbage, missing fields, absurd lifetime) | 502 | `upstream_error` |
@@ -20,6 +21,8 @@ public enum MossError: Error, Sendable, Equatable, CustomStringConvertible {
     case notConfigured
     /// The upstream could not be reached or did not answer within the timeout.
     case upstreamUnavailable
+    /// A refresh failed recently, so the upstream is left alone for the backoff; retry after the given seconds.
+    case coolingDown(retryAfterSeconds: Int)
     /// The upstream refused the project credentials (HTTP 401 or 403).
     case upstreamRejected(status: Int)
     /// The upstream answered with another non-success status (3xx, 4xx other than 401/403, or 5xx).
@@ -31,7 +34,7 @@ public enum MossError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status to answer with: 502 or 503.
     public var httpStatus: Int {
         switch self {
-        case .notConfigured, .upstreamUnavailable: 503
+        case .notConfigured, .upstreamUnavailable, .coolingDown: 503
         case .upstreamRejected, .upstreamFailed, .badUpstreamResponse: 502
         }
     }
@@ -46,6 +49,7 @@ public enum MossError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notConfigured: 3600
         case .upstreamUnavailable: 5
+        case .coolingDown(let seconds): seconds
         case .upstreamRejected, .upstreamFailed, .badUpstreamResponse: nil
         }
     }
@@ -55,6 +59,7 @@ public enum MossError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notConfigured: "Moss token vending is not configured"
         case .upstreamUnavailable: "the Moss token service is unreachable or did not answer in time"
+        case .coolingDown: "the Moss token service failed recently; retry after the time in Retry-After"
         case .upstreamRejected: "the Moss token service rejected the project credentials"
         case .upstreamFailed: "the Moss token service failed to issue a token"
         case .badUpstreamResponse: "the Moss token service answered with an invalid response"
@@ -66,6 +71,7 @@ public enum MossError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notConfigured: "MossError.notConfigured"
         case .upstreamUnavailable: "MossError.upstreamUnavailable"
+        case .coolingDown(let seconds): "MossError.coolingDown(retryAfterSeconds: \(seconds))"
         case .upstreamRejected(let status): "MossError.upstreamRejected(status: \(status))"
         case .upstreamFailed(let status): "MossError.upstreamFailed(status: \(status))"
         case .badUpstreamResponse: "MossError.badUpstreamResponse"

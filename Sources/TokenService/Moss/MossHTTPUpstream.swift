@@ -14,7 +14,9 @@ import Foundation
 /// Answer mapping:
 /// - 2xx with a JSON object holding a non-empty `token` string (visible ASCII, ≤ 16 KiB) and a numeric
 ///   `expiresIn` in 1 s…1 year (a fractional value is rounded down) → the token; anything else →
-///   ``MossError/badUpstreamResponse``. Bodies over 64 KiB are garbage too.
+///   ``MossError/badUpstreamResponse``. A body over 64 KiB is garbage too, and the limit holds while reading: the
+///   exchange stops at a larger `Content-Length` or at the first byte past 64 KiB, so an endless or huge answer
+///   fails at once instead of at the timeout, and never grows memory beyond the limit.
 /// - 401, 403 → ``MossError/upstreamRejected(status:)``; any other status → ``MossError/upstreamFailed(status:)``.
 /// - refused, DNS failure, TLS failure, dropped connection, timeout → ``MossError/upstreamUnavailable``.
 ///
@@ -29,6 +31,7 @@ public final class MossHTTPUpstream: MossUpstream {
     /// The credentials, endpoint and timeout this upstream uses.
     public let configuration: MossConfiguration
     private let session: URLSession
+    private let delegate = MossSessionDelegate()
     private let requestBody: Data
 
     /// Creates the upstream with its own ephemeral `URLSession`.
@@ -42,7 +45,7 @@ public final class MossHTTPUpstream: MossUpstream {
         sessionConfiguration.urlCredentialStorage = nil
         sessionConfiguration.timeoutIntervalForRequest = configuration.urlSessionTimeoutInterval
         sessionConfiguration.timeoutIntervalForResource = configuration.urlSessionTimeoutInterval
-        self.session = URLSession(configuration: sessionConfiguration, delegate: RedirectRefuser(), delegateQueue: nil)
+        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
         // Encoded once: the credentials never change for the life of the upstream.
         let credentials = Credentials(projectId: configuration.projectId, projectKey: configuration.projectKey)
         self.requestBody = (try? JSONEncoder().encode(credentials)) ?? Data()
@@ -67,7 +70,8 @@ public final class MossHTTPUpstream: MossUpstream {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.httpBody = requestBody
         let (body, status) = try await MossExchange.run(
-            request, session: session, timeout: configuration.timeoutInterval
+            request, session: session, delegate: delegate, timeout: configuration.timeoutInterval,
+            limit: Self.maximumBodyBytes
         ).get()
         switch status {
         case 200..<300: return try Self.parse(body)
@@ -86,20 +90,6 @@ public final class MossHTTPUpstream: MossUpstream {
         let token = MossProjectToken(token: answer.token, expiresIn: Int(answer.expiresIn.rounded(.down)))
         guard token.isPlausible else { throw .badUpstreamResponse }
         return token
-    }
-
-    /// Refuses every redirect, so the project key is only ever sent to the configured URL; the 3xx answer itself
-    /// then becomes ``MossError/upstreamFailed(status:)``.
-    private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
-        func urlSession(
-            _ session: URLSession,
-            task: URLSessionTask,
-            willPerformHTTPRedirection response: HTTPURLResponse,
-            newRequest request: URLRequest,
-            completionHandler: @escaping @Sendable (URLRequest?) -> Void
-        ) {
-            completionHandler(nil)
-        }
     }
 
     private struct Credentials: Encodable {

@@ -1,7 +1,8 @@
 /// The body of a `200` answer to `GET /moss-token`: `{"token": "...", "expiresIn": <seconds>}`.
 ///
 /// `expiresIn` is what remains of the project token's lifetime minus the 60 s refresh margin, in whole seconds,
-/// and at least 1. The answer must carry `Cache-Control: no-store` and `Pragma: no-cache`.
+/// and at least 1; for a token that lives no longer than the margin (served uncached), what remains of its
+/// lifetime, at least 1. The answer must carry `Cache-Control: no-store` and `Pragma: no-cache`.
 /// ``description`` redacts the token, so the value is safe to log.
 public struct MossVendedToken: Sendable, Equatable, Encodable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The raw Moss project token (no `Bearer ` prefix).

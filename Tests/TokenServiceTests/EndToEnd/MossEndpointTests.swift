@@ -58,7 +58,7 @@ struct MossEndpointTests {
     }
 
     @Test(
-        "upstream refusal or garbage is 502, an unreachable upstream 503, and neither poisons the next call",
+        "upstream refusal or garbage is 502, an unreachable upstream 503; then 503 at once for the 1 s backoff",
         arguments: [
             (FakeUpstreamServer.Reply.respond(status: 401, body: "{}"), 502),
             (.respond(status: 500, body: "oops"), 502),
@@ -76,6 +76,14 @@ struct MossEndpointTests {
             #expect(failed.status == status)
             #expect(failed.errorCode == (status == 502 ? "upstream_error" : "unavailable"))
             #expect(!failed.text.contains(Self.projectKey))
+            // Within the backoff: 503 at once, without another upstream call.
+            let backingOff = try await server.request("GET", "/moss-token", headers: user.bearer)
+            #expect(backingOff.status == 503)
+            #expect(backingOff.errorCode == "unavailable")
+            #expect(backingOff.headers["retry-after"] == "1")
+            #expect(upstream.callCount == 1)
+            // Retry-After honoured: the next caller probes the upstream, which has recovered.
+            try await Task.sleep(for: .seconds(1))
             let next = try await server.request("GET", "/moss-token", headers: user.bearer)
             #expect(try next.object()["token"] as? String == "moss-later")
         }

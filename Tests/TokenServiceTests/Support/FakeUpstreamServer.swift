@@ -19,6 +19,9 @@ final class FakeUpstreamServer: Sendable {
         case respond(status: Int, body: String, delay: Duration = .zero, headers: [String: String] = [:])
         /// Close the connection without writing anything.
         case closeWithoutAnswer
+        /// Answer with `status` and a body that never ends: `{"token":"aaaa…` in chunks of `chunkBytes`, until the
+        /// client goes away or the server stops. `contentLength` is declared when given (chunked otherwise).
+        case endlessBody(status: Int, contentLength: Int?, chunkBytes: Int = 16_384)
     }
 
     /// A request as received.
@@ -38,6 +41,8 @@ final class FakeUpstreamServer: Sendable {
         var requests: [Request] = []
         var connections = 0
         var stopped = false
+        var streamedBytes = 0
+        var streamsEnded = 0
     }
 
     /// The port the listener is bound to.
@@ -76,6 +81,12 @@ final class FakeUpstreamServer: Sendable {
     /// Requests received so far, in arrival order.
     var requests: [Request] { state.withLock { $0.requests } }
 
+    /// Body bytes written so far by ``Reply/endlessBody(status:contentLength:chunkBytes:)`` replies.
+    var streamedBytes: Int { state.withLock { $0.streamedBytes } }
+
+    /// Endless bodies that stopped because the client went away (or the server stopped).
+    var streamsEnded: Int { state.withLock { $0.streamsEnded } }
+
     /// Number of complete requests received.
     var callCount: Int { state.withLock { $0.requests.count } }
 
@@ -111,6 +122,8 @@ final class FakeUpstreamServer: Sendable {
         defer { close(connection) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // A client that stops reading without closing ends an endless body after a while, not never.
+        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard let request = readRequest(connection) else { return }
         state.withLock { $0.requests.append(request) }
         switch script(index) {
@@ -125,6 +138,27 @@ final class FakeUpstreamServer: Sendable {
                 + "Content-Length: \(bodyBytes.count)\r\nConnection: close\r\n\r\n"
             writeAll(connection, Array(head.utf8) + bodyBytes)
             closeWriteSide(connection)
+        case .endlessBody(let status, let contentLength, let chunkBytes):
+            streamEndlessly(connection, status: status, contentLength: contentLength, chunkBytes: chunkBytes)
+        }
+    }
+
+    private func streamEndlessly(_ connection: Int32, status: Int, contentLength: Int?, chunkBytes: Int) {
+        defer { state.withLock { $0.streamsEnded += 1 } }
+        let framing = contentLength.map { "Content-Length: \($0)\r\n" } ?? "Transfer-Encoding: chunked\r\n"
+        let head = "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\n\(framing)\r\n"
+        guard writeAll(connection, Array(head.utf8)) else { return }
+        var payload = Array(#"{"token":""#.utf8)
+        payload += [UInt8](repeating: UInt8(ascii: "a"), count: max(chunkBytes - payload.count, 1))
+        var first = true
+        while !isStopped {
+            let piece = first ? payload : [UInt8](repeating: UInt8(ascii: "a"), count: chunkBytes)
+            first = false
+            let framed =
+                contentLength == nil
+                ? Array((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Array("\r\n".utf8) : piece
+            guard writeAll(connection, framed) else { return }
+            state.withLock { $0.streamedBytes += piece.count }
         }
     }
 
@@ -187,15 +221,18 @@ final class FakeUpstreamServer: Sendable {
         return nil
     }
 
-    private func writeAll(_ connection: Int32, _ bytes: [UInt8]) {
+    /// Writes every byte; false when the peer went away (or a send timed out).
+    @discardableResult
+    private func writeAll(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes {
                 send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
             }
-            guard written > 0 else { return }
+            guard written > 0 else { return false }
             offset += written
         }
+        return true
     }
 
     private static func bindLoopback() throws -> (Int32, UInt16) {

@@ -1,0 +1,42 @@
+extension ConfigurationKey {
+    /// The key whose environment variable name is closest to `name` (Levenshtein distance; the first in table
+    /// order on a tie), for "did you mean …?" in ``ConfigurationError/unknownEnvironmentVariable(_:suggestion:)``.
+    static func closest(toEnvironmentName name: String, in keys: [ConfigurationKey]) -> ConfigurationKey? {
+        closest(to: name, in: keys, by: \.environmentName)
+    }
+
+    /// The key whose path is closest to `path` ignoring case (`server.prot` → `server.port`).
+    static func closest(toPath path: String, in keys: [ConfigurationKey]) -> ConfigurationKey? {
+        closest(to: path.lowercased(), in: keys) { $0.path.lowercased() }
+    }
+
+    private static func closest(
+        to text: String, in keys: [ConfigurationKey], by name: (ConfigurationKey) -> String
+    ) -> ConfigurationKey? {
+        var best: (key: ConfigurationKey, distance: Int)?
+        for key in keys {
+            let distance = editDistance(text, name(key))
+            if distance < best?.distance ?? .max { best = (key, distance) }
+        }
+        return best?.key
+    }
+
+    /// The Levenshtein distance between two strings (insertions, deletions and substitutions of bytes).
+    static func editDistance(_ left: String, _ right: String) -> Int {
+        let a = Array(left.utf8)
+        let b = Array(right.utf8)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
