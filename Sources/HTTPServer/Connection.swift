@@ -45,7 +45,8 @@ final class Connection: @unchecked Sendable {
 
     var pendingOutput: Int { output.count - outputOffset }
 
-    /// The time this connection started waiting for a head or idling; nil when it is mid-request.
+    /// Since when this connection has waited on its client (see `ConnectionStateMachine.waitingSince`); nil
+    /// while a handler runs or output is pending.
     var displacementRank: UInt64? {
         if lingerDeadline != nil { return 0 }  // already answered and closing: the cheapest to drop
         guard !closed, !awaitingHandler, pendingOutput == 0 else { return nil }

@@ -33,7 +33,8 @@ extension EventLoop {
                 }
             }
             if connectionCount >= connectionLimit && !displaceLongestWaiting() {
-                // Every connection is mid-request: refuse the newcomer rather than hurt work in progress.
+                // Every connection has a handler running or output pending: refuse the newcomer rather than hurt
+                // work in progress.
                 Syscall.closeDescriptor(fd)
                 continue
             }
@@ -49,7 +50,8 @@ extension EventLoop {
         }
     }
 
-    /// Closes the connection that has waited longest for a request head or idled longest; false if none is.
+    /// Closes the connection that has waited longest on its client (head, body or keep-alive idle); false if
+    /// every connection has a handler running or output pending.
     func displaceLongestWaiting() -> Bool {
         var victim: Connection?
         var oldest = UInt64.max

@@ -61,7 +61,7 @@ final class EventLoop: @unchecked Sendable {
         scratch = .allocate(byteCount: 65536, alignment: 16)
         now = Syscall.monotonicNanoseconds()
         let timeouts = shared.configuration.timeouts
-        let shortest = min(timeouts.header, timeouts.bodyIdle, timeouts.idle, timeouts.write)
+        let shortest = min(timeouts.header, timeouts.request, timeouts.bodyIdle, timeouts.idle, timeouts.write)
         sweepInterval = min(max(shortest / 4, 5_000_000), 500_000_000)
         nextSweep = now &+ sweepInterval
         var error = Syscall.epollControl(epoll, EPOLL_CTL_ADD, wake, events: EPOLLIN.rawValue)

@@ -90,6 +90,7 @@ extension TokenServiceConfiguration {
             host: server.host, port: server.port, maxConnections: server.maxConnections,
             maxHeaderBytes: server.maxHeaderBytes, maxTargetBytes: server.maxTargetBytes,
             maxBodyBytes: server.maxBodyBytes, headerTimeout: .seconds(server.headerTimeoutSeconds),
+            requestTimeout: .seconds(server.requestTimeoutSeconds),
             bodyIdleTimeout: .seconds(server.bodyIdleTimeoutSeconds), idleTimeout: .seconds(server.idleTimeoutSeconds),
             writeTimeout: .seconds(server.writeTimeoutSeconds), shutdownGrace: .seconds(server.shutdownGraceSeconds))
     }
