@@ -22,6 +22,11 @@ extension EventLoop {
                 switch error {
                 case EINTR, ECONNABORTED, EPROTO: continue
                 case EAGAIN, EWOULDBLOCK: return
+                case EINVAL:
+                    // The listener was shut down by `HTTPServer.shutdown`; the drain posted after it stops
+                    // polling it. Stop now so the hang-up does not spin the loop until then.
+                    stopListening()
+                    return
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                     // Out of descriptors: stop polling the listener for a while instead of spinning on it.
                     shared.logger.warning("accept paused", metadata: ["errno": "\(error)"])
@@ -66,6 +71,13 @@ extension EventLoop {
         return true
     }
 
+    /// Removes the listener from this loop's epoll set for good (the server closes the descriptor later).
+    func stopListening() {
+        guard listener >= 0 else { return }
+        if acceptPausedUntil == nil { _ = Syscall.epollControl(epoll, EPOLL_CTL_DEL, listener, events: 0) }
+        listener = -1
+    }
+
     func pauseAccepting(for nanoseconds: UInt64) {
         guard listener >= 0, acceptPausedUntil == nil else { return }
         _ = Syscall.epollControl(epoll, EPOLL_CTL_DEL, listener, events: 0)
@@ -89,10 +101,7 @@ extension EventLoop {
     /// `Connection: close` until `deadline`; `run()` returns when done.
     func beginDrain(deadline: UInt64) {
         drainDeadline = deadline
-        if listener >= 0 {
-            if acceptPausedUntil == nil { _ = Syscall.epollControl(epoll, EPOLL_CTL_DEL, listener, events: 0) }
-            listener = -1
-        }
+        stopListening()
         for case let connection? in connections where connection.isIdleForShutdown { connection.close() }
         if connectionCount == 0 { stopped = true }
     }
