@@ -42,7 +42,8 @@ extension HTTPServer {
         public init(
             host: String = "127.0.0.1", port: Int = 8080, maxConnections: Int = 10000, maxHeaderBytes: Int = 16384,
             maxTargetBytes: Int = 8192, maxBodyBytes: Int = 65536, headerTimeout: Duration = .seconds(10),
-            requestTimeout: Duration = .seconds(30), bodyIdleTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
+            requestTimeout: Duration = .seconds(30), bodyIdleTimeout: Duration = .seconds(10),
+            idleTimeout: Duration = .seconds(60),
             writeTimeout: Duration = .seconds(10), maxOutputBufferBytes: Int = 16384,
             shutdownGrace: Duration = .seconds(10), eventLoopCount: Int? = nil
         ) {
@@ -68,7 +69,8 @@ extension HTTPServer {
 
         var timeouts: ConnectionStateMachine.Timeouts {
             .init(
-                header: headerTimeout.nanoseconds, request: requestTimeout.nanoseconds, bodyIdle: bodyIdleTimeout.nanoseconds,
+                header: headerTimeout.nanoseconds, request: requestTimeout.nanoseconds,
+                bodyIdle: bodyIdleTimeout.nanoseconds,
                 idle: idleTimeout.nanoseconds, write: writeTimeout.nanoseconds)
         }
     }

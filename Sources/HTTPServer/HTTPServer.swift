@@ -37,7 +37,9 @@ public final class HTTPServer: Sendable {
         var abandoned = 0
         var stopWaiters: [CheckedContinuation<ShutdownOutcome, Never>] = []
 
-        var outcome: ShutdownOutcome { abandoned == 0 ? .drained : .gracePeriodExpired(abandonedConnections: abandoned) }
+        var outcome: ShutdownOutcome {
+            abandoned == 0 ? .drained : .gracePeriodExpired(abandonedConnections: abandoned)
+        }
     }
 
     /// How a graceful shutdown ended.

@@ -53,7 +53,9 @@ import Testing
 
     @Test("answers 501 to CONNECT, whatever its target")
     func connect() {
-        #expect(ParserFixture.error("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n") == .unsupportedMethod)
+        #expect(
+            ParserFixture.error("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+                == .unsupportedMethod)
         #expect(ParserFixture.error("CONNECT / HTTP/1.1\r\nHost: a\r\n\r\n") == .unsupportedMethod)
         #expect(HTTPServerError.unsupportedMethod.status == .notImplemented)
         #expect(HTTPServerError.unsupportedMethod.errorCode == "not_implemented")
@@ -89,9 +91,11 @@ import Testing
             ParserFixture.bytes(Self.chunked("1\(fits)\r\na\r\n0\r\n\r\n")), chunkSize: 7)
         #expect(ParserFixture.bodies(events) == [Array("a".utf8)])
         let over = ";" + String(repeating: "e", count: 256)
-        #expect(ParserFixture.error(Self.chunked("1\(over)\r\na\r\n0\r\n\r\n")) == .malformed("chunk extension too long"))
+        #expect(
+            ParserFixture.error(Self.chunked("1\(over)\r\na\r\n0\r\n\r\n")) == .malformed("chunk extension too long"))
         // Not yet complete, but already over the cap: rejected without waiting for the line end.
-        #expect(ParserFixture.error(Self.chunked("1" + over + String(repeating: "e", count: 100)))?.status == .badRequest)
+        #expect(
+            ParserFixture.error(Self.chunked("1" + over + String(repeating: "e", count: 100)))?.status == .badRequest)
     }
 
     @Test("counts chunk extension bytes toward the body limit")

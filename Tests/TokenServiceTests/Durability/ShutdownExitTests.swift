@@ -25,7 +25,9 @@ struct ShutdownExitTests {
             ])
         let client = ChildClient(port: child.port)
         let email = "exit-\(UUID().uuidString.prefix(8))@example.com"
-        #expect(try await client.send("POST", "/auth/register", json: client.credentials(email, Self.password)).status == 201)
+        #expect(
+            try await client.send("POST", "/auth/register", json: client.credentials(email, Self.password)).status
+                == 201)
         let login = try await client.send("POST", "/auth/login", json: client.credentials(email, Self.password))
         let access = try #require(login.accessToken)
         let inFlight = Task { try? await client.send("GET", "/moss-token", bearer: access).status }
