@@ -52,7 +52,8 @@ for phase in slowloris slowbody slowread; do
       "http://127.0.0.1:$port/healthz" >>"$scratch/probes" || echo "$phase 000 3" >>"$scratch/probes"
   done
   echo "$phase: server descriptors open $(ls "/proc/$server/fd" | wc -l)," \
-    "slowhttptest connected $(grep -Eo 'connected: *[0-9]+' "$scratch/$phase.out" | tail -1 | grep -Eo '[0-9]+' || echo '?')"
+    "slowhttptest peak connected $(sed 's/\x1b\[[0-9;]*m//g' "$scratch/$phase.out" | grep -Eo 'connected: *[0-9]+' \
+      | grep -Eo '[0-9]+' | sort -n | tail -1 || echo '?')"
   wait "$attacker" 2>/dev/null || true
 done
 sleep 1

@@ -53,6 +53,12 @@ final class Connection: @unchecked Sendable {
         return machine.waitingSince
     }
 
+    /// A handler is running or its response is not yet written: closing now cuts a request off. (A request
+    /// whose head or body is still arriving has not started; closing it is a timeout, not a cut.)
+    var hasRequestInFlight: Bool {
+        !closed && lingerDeadline == nil && (awaitingHandler || pendingOutput > 0)
+    }
+
     var isIdleForShutdown: Bool {
         !awaitingHandler && pendingOutput == 0 && (machine.isIdle || lingerDeadline != nil)
     }

@@ -123,7 +123,7 @@ final class EventLoop: @unchecked Sendable {
         }
         var abandoned = 0
         for case let connection? in connections {
-            if !connection.isIdleForShutdown { abandoned += 1 }
+            if connection.hasRequestInFlight { abandoned += 1 }
             connection.close()
         }
         if abandoned > 0 {

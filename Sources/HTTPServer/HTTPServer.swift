@@ -46,7 +46,8 @@ public final class HTTPServer: Sendable {
     public enum ShutdownOutcome: Sendable, Equatable {
         /// Every in-flight request finished within the grace period (or there was none).
         case drained
-        /// The grace period ran out: this many connections still had a request in progress and were closed.
+        /// The grace period ran out: this many connections still had a handler running or a response unwritten,
+        /// and were closed.
         case gracePeriodExpired(abandonedConnections: Int)
     }
 
