@@ -44,6 +44,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     public static let notFound: Self = "not_found"
     /// 405: known path, wrong method.
     public static let methodNotAllowed: Self = "method_not_allowed"
+    /// 408: the request head, a body pause or the whole request took too long; the connection closes.
+    public static let requestTimeout: Self = "request_timeout"
     /// 409: email already registered.
     public static let emailTaken: Self = "email_taken"
     /// 413: body over the limit.
@@ -54,6 +56,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     public static let tooManyRequests: Self = "too_many_requests"
     /// 500: unexpected server error.
     public static let internalError: Self = "internal_error"
+    /// 501: a method the server does not implement (or `CONNECT`), or a transfer coding other than `chunked`.
+    public static let notImplemented: Self = "not_implemented"
     /// 502: an upstream token service refused or answered garbage.
     public static let upstreamError: Self = "upstream_error"
     /// 503: not configured, overloaded or database unavailable; see `Retry-After`.
@@ -63,6 +67,7 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     public static let allKnown: [Self] = [
         .invalidRequest, .weakPassword, .invalidCredentials, .invalidToken, .invalidGrant, .insufficientScope,
         .registrationClosed, .notFound, .methodNotAllowed, .emailTaken, .payloadTooLarge,
-        .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable,
+        .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable, .requestTimeout,
+        .notImplemented,
     ]
 }

@@ -45,11 +45,18 @@ final class Connection: @unchecked Sendable {
 
     var pendingOutput: Int { output.count - outputOffset }
 
-    /// The time this connection started waiting for a head or idling; nil when it is mid-request.
+    /// Since when this connection has waited on its client (see `ConnectionStateMachine.waitingSince`); nil
+    /// while a handler runs or output is pending.
     var displacementRank: UInt64? {
         if lingerDeadline != nil { return 0 }  // already answered and closing: the cheapest to drop
         guard !closed, !awaitingHandler, pendingOutput == 0 else { return nil }
         return machine.waitingSince
+    }
+
+    /// A handler is running or its response is not yet written: closing now cuts a request off. (A request
+    /// whose head or body is still arriving has not started; closing it is a timeout, not a cut.)
+    var hasRequestInFlight: Bool {
+        !closed && lingerDeadline == nil && (awaitingHandler || pendingOutput > 0)
     }
 
     var isIdleForShutdown: Bool {

@@ -2,10 +2,16 @@
 ///
 /// Times are monotonic nanoseconds supplied by the caller (the injectable clock). The event loop feeds it
 /// events and asks `timeoutAction(now:)` on each sweep; displacement asks `waitingSince`.
+///
+/// Two clocks bound a request: the header and body-idle timeouts bound each pause, and the request timeout
+/// bounds the whole request (head and body) from its start, so a body that trickles a byte at a time cannot
+/// reset its way past it.
 struct ConnectionStateMachine: Sendable, Equatable {
     /// Timeouts in nanoseconds.
     struct Timeouts: Sendable, Equatable {
         var header: UInt64
+        /// The whole request, head and body, from its start (accept, or the head's first byte on keep-alive).
+        var request: UInt64
         var bodyIdle: UInt64
         var idle: UInt64
         var write: UInt64
@@ -16,8 +22,8 @@ struct ConnectionStateMachine: Sendable, Equatable {
         case awaitingHead(since: UInt64, receivedBytes: Bool)
         /// Keep-alive idle with nothing buffered since `since`.
         case idle(since: UInt64)
-        /// Receiving a body; `lastProgress` is when bytes last arrived.
-        case readingBody(lastProgress: UInt64)
+        /// Receiving a body of the request that started at `since`; `lastProgress` is when bytes last arrived.
+        case readingBody(since: UInt64, lastProgress: UInt64)
         /// A handler is running or its response is queued.
         case handling
     }
@@ -41,13 +47,22 @@ struct ConnectionStateMachine: Sendable, Equatable {
         switch phase {
         case .idle: phase = .awaitingHead(since: now, receivedBytes: true)
         case .awaitingHead(let since, _): phase = .awaitingHead(since: since, receivedBytes: true)
-        case .readingBody: phase = .readingBody(lastProgress: now)
+        case .readingBody(let since, _): phase = .readingBody(since: since, lastProgress: now)
         case .handling: break
         }
     }
 
     mutating func headReceived(now: UInt64, hasBody: Bool) {
-        phase = hasBody ? .readingBody(lastProgress: now) : .handling
+        guard hasBody else {
+            phase = .handling
+            return
+        }
+        let since: UInt64
+        switch phase {
+        case .awaitingHead(let started, _): since = started
+        default: since = now
+        }
+        phase = .readingBody(since: since, lastProgress: now)
     }
 
     mutating func bodyComplete() { phase = .handling }
@@ -70,23 +85,26 @@ struct ConnectionStateMachine: Sendable, Equatable {
         if let stalled = writeStalledSince, now &- stalled >= timeouts.write { return .close }
         switch phase {
         case .awaitingHead(let since, let receivedBytes):
-            guard now &- since >= timeouts.header else { return .none }
+            guard now &- since >= min(timeouts.header, timeouts.request) else { return .none }
             return receivedBytes ? .requestTimeout : .close
         case .idle(let since):
             return now &- since >= timeouts.idle ? .close : .none
-        case .readingBody(let lastProgress):
-            return now &- lastProgress >= timeouts.bodyIdle ? .requestTimeout : .none
+        case .readingBody(let since, let lastProgress):
+            let late = now &- lastProgress >= timeouts.bodyIdle || now &- since >= timeouts.request
+            return late ? .requestTimeout : .none
         case .handling:
             return .none
         }
     }
 
-    /// When this connection started waiting for a request head or idling, nil when it is mid-request.
-    /// The connection with the oldest value is displaced first at `maxConnections`.
+    /// Since when this connection has been waiting on its client: for a request head (from accept or its
+    /// first byte), for the rest of a body (from the request's start), or idling in keep-alive (from the last
+    /// response); nil while a handler runs. At `maxConnections` the oldest value is displaced first, so clients
+    /// that hold a connection without completing a request cannot lock newcomers out.
     var waitingSince: UInt64? {
         switch phase {
-        case .awaitingHead(let since, _), .idle(let since): since
-        case .readingBody, .handling: nil
+        case .awaitingHead(let since, _), .idle(let since), .readingBody(let since, _): since
+        case .handling: nil
         }
     }
 

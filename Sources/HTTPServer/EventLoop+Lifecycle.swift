@@ -22,6 +22,11 @@ extension EventLoop {
                 switch error {
                 case EINTR, ECONNABORTED, EPROTO: continue
                 case EAGAIN, EWOULDBLOCK: return
+                case EINVAL:
+                    // The listener was shut down by `HTTPServer.shutdown`; the drain posted after it stops
+                    // polling it. Stop now so the hang-up does not spin the loop until then.
+                    stopListening()
+                    return
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                     // Out of descriptors: stop polling the listener for a while instead of spinning on it.
                     shared.logger.warning("accept paused", metadata: ["errno": "\(error)"])
@@ -33,7 +38,8 @@ extension EventLoop {
                 }
             }
             if connectionCount >= connectionLimit && !displaceLongestWaiting() {
-                // Every connection is mid-request: refuse the newcomer rather than hurt work in progress.
+                // Every connection has a handler running or output pending: refuse the newcomer rather than hurt
+                // work in progress.
                 Syscall.closeDescriptor(fd)
                 continue
             }
@@ -49,7 +55,8 @@ extension EventLoop {
         }
     }
 
-    /// Closes the connection that has waited longest for a request head or idled longest; false if none is.
+    /// Closes the connection that has waited longest on its client (head, body or keep-alive idle); false if
+    /// every connection has a handler running or output pending.
     func displaceLongestWaiting() -> Bool {
         var victim: Connection?
         var oldest = UInt64.max
@@ -62,6 +69,13 @@ extension EventLoop {
         guard let victim else { return false }
         victim.close()
         return true
+    }
+
+    /// Removes the listener from this loop's epoll set for good (the server closes the descriptor later).
+    func stopListening() {
+        guard listener >= 0 else { return }
+        if acceptPausedUntil == nil { _ = Syscall.epollControl(epoll, EPOLL_CTL_DEL, listener, events: 0) }
+        listener = -1
     }
 
     func pauseAccepting(for nanoseconds: UInt64) {
@@ -87,10 +101,7 @@ extension EventLoop {
     /// `Connection: close` until `deadline`; `run()` returns when done.
     func beginDrain(deadline: UInt64) {
         drainDeadline = deadline
-        if listener >= 0 {
-            if acceptPausedUntil == nil { _ = Syscall.epollControl(epoll, EPOLL_CTL_DEL, listener, events: 0) }
-            listener = -1
-        }
+        stopListening()
         for case let connection? in connections where connection.isIdleForShutdown { connection.close() }
         if connectionCount == 0 { stopped = true }
     }

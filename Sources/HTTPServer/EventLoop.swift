@@ -35,7 +35,8 @@ final class EventLoop: @unchecked Sendable {
     var acceptPausedUntil: UInt64?
     var drainDeadline: UInt64?
     var stopped = false
-    var onStopped: (@Sendable () -> Void)?
+    /// Called once when `run()` returns, with the number of connections closed mid-request at the drain deadline.
+    var onStopped: (@Sendable (Int) -> Void)?
     let sweepInterval: UInt64
     var nextSweep: UInt64
 
@@ -61,7 +62,7 @@ final class EventLoop: @unchecked Sendable {
         scratch = .allocate(byteCount: 65536, alignment: 16)
         now = Syscall.monotonicNanoseconds()
         let timeouts = shared.configuration.timeouts
-        let shortest = min(timeouts.header, timeouts.bodyIdle, timeouts.idle, timeouts.write)
+        let shortest = min(timeouts.header, timeouts.request, timeouts.bodyIdle, timeouts.idle, timeouts.write)
         sweepInterval = min(max(shortest / 4, 5_000_000), 500_000_000)
         nextSweep = now &+ sweepInterval
         var error = Syscall.epollControl(epoll, EPOLL_CTL_ADD, wake, events: EPOLLIN.rawValue)
@@ -120,11 +121,18 @@ final class EventLoop: @unchecked Sendable {
             if now >= nextSweep { sweep() }
             afterEvents?()
         }
-        for case let connection? in connections { connection.close() }
+        var abandoned = 0
+        for case let connection? in connections {
+            if connection.hasRequestInFlight { abandoned += 1 }
+            connection.close()
+        }
+        if abandoned > 0 {
+            logger.error("shutdown grace period ran out", metadata: ["connections.abandoned": "\(abandoned)"])
+        }
         afterEvents?()
         Syscall.closeDescriptor(epoll)
         Syscall.closeDescriptor(wakeDescriptor)
-        onStopped?()
+        onStopped?(abandoned)
     }
 
     private func drainInbox() {

@@ -1,4 +1,5 @@
-/// A request method token (RFC 9110 §9). Any token is accepted by the parser; the router matches exactly.
+/// A request method token (RFC 9110 §9). The parser accepts only the methods in `known` (exact case) and answers
+/// any other token, `CONNECT` included, with 501 (RFC 9110 §9.1); the router matches exactly.
 public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     /// The method as sent, case-sensitive (RFC 9110 §9.1).
     public let rawValue: String
@@ -15,6 +16,13 @@ public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     public static let patch = HTTPMethod("PATCH")
     public static let delete = HTTPMethod("DELETE")
     public static let options = HTTPMethod("OPTIONS")
+
+    /// The methods the server implements: GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS. A fixed set, so a
+    /// method can label a metric without letting clients create series.
+    public static let known: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+
+    /// Whether this is one of `known` (case-sensitive: `get` is not `GET`).
+    public var isKnown: Bool { Self.known.contains(self) }
 }
 
 /// The protocol version of a request: HTTP/1.0 or HTTP/1.1 (other 1.x minors are treated as 1.1).

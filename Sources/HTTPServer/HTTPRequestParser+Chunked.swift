@@ -1,13 +1,15 @@
 extension HTTPRequestParser {
-    /// The longest chunk-size line (size and extensions) accepted.
-    static let maxChunkLineBytes = 4096
+    /// The longest chunk extension (from its `;` to the line end) accepted; longer ones are a 400.
+    static let maxChunkExtensionBytes = 256
+    /// The longest chunk-size line accepted: 16 hex digits, some whitespace, an extension and CRLF.
+    static let maxChunkLineBytes = 16 + 32 + maxChunkExtensionBytes + 2
 
     /// Parses one chunk-size line (RFC 9112 §7.1); returns false when the line is not complete yet.
     mutating func parseChunkSize() throws(HTTPServerError) -> Bool {
         let start = readIndex
         let window = min(buffer.count, start + Self.maxChunkLineBytes)
         guard let lf = buffer[start..<window].firstIndex(of: .lf) else {
-            if buffer.count - start >= Self.maxChunkLineBytes { throw .malformed("chunk line too long") }
+            if buffer.count - start >= Self.maxChunkLineBytes { throw .malformed("chunk extension too long") }
             return false
         }
         guard lf > start && buffer[lf - 1] == .cr else { throw .malformed("chunk line without CRLF") }
@@ -23,17 +25,16 @@ extension HTTPRequestParser {
         while index < lf - 1 && (buffer[index] == .space || buffer[index] == .tab) { index += 1 }
         if index < lf - 1 {
             guard buffer[index] == UInt8(ascii: ";") else { throw .malformed("invalid chunk size") }
+            guard lf - 1 - index <= Self.maxChunkExtensionBytes else { throw .malformed("chunk extension too long") }
             for byte in buffer[index..<(lf - 1)] where !byte.isFieldValueCharacter {
                 throw .malformed("invalid chunk extension")
             }
+            // Extensions are ignored, but they cost reading: count them toward the body limit.
+            chunkExtensionBytes += lf - 1 - index
         }
         readIndex = lf + 1
-        if size == 0 {
-            state = .trailers(scanFrom: readIndex)
-        } else {
-            guard body.count + size <= limits.maxBodyBytes else { throw .payloadTooLarge }
-            state = .chunkData(remaining: size)
-        }
+        guard body.count + size + chunkExtensionBytes <= limits.maxBodyBytes else { throw .payloadTooLarge }
+        state = size == 0 ? .trailers(scanFrom: readIndex) : .chunkData(remaining: size)
         return true
     }
 
@@ -47,7 +48,7 @@ extension HTTPRequestParser {
             readIndex += 2
             return true
         }
-        let end = sectionEnd(start: start, scanFrom: scanFrom)
+        let end = try sectionEnd(start: start, scanFrom: scanFrom)
         guard let end else {
             if count - start > limits.maxHeaderBytes { throw .headerTooLarge }
             state = .trailers(scanFrom: count)

@@ -6,7 +6,9 @@ extension HTTPRequestParser {
         var transferEncodingSeen = false
         var codings = 0
         var unknownCoding = false
-        var chunkedNotLast = false
+        var chunkedCount = 0
+        var lastIsChunked = false
+        var invalidHost = false
         var connectionClose = false
         var expectsContinue = false
 
@@ -18,6 +20,8 @@ extension HTTPRequestParser {
             switch name.count {
             case 4 where equalsLowercase(p, name, "host"):
                 hostCount += 1
+                // RFC 9110 §7.2: Host = uri-host [ ":" port ]; a list or userinfo is not a host.
+                for index in value where !p[index].isHostCharacter { invalidHost = true }
             case 6 where equalsLowercase(p, name, "expect"):
                 expectsContinue = equalsLowercase(p, value, "100-continue")
             case 10 where equalsLowercase(p, name, "connection"):
@@ -36,10 +40,11 @@ extension HTTPRequestParser {
                 contentLength = length
             case 17 where equalsLowercase(p, name, "transfer-encoding"):
                 transferEncodingSeen = true
+                // Across repeated fields too: they form one list (RFC 9110 §5.3).
                 forEachListElement(p, value) { element in
-                    if codings > 0 && !unknownCoding { chunkedNotLast = true }
                     codings += 1
-                    if !equalsLowercase(p, element, "chunked") { unknownCoding = true }
+                    lastIsChunked = equalsLowercase(p, element, "chunked")
+                    if lastIsChunked { chunkedCount += 1 } else { unknownCoding = true }
                 }
             default:
                 break
@@ -50,12 +55,17 @@ extension HTTPRequestParser {
             // RFC 9112 §3.2: 400 for an HTTP/1.1 request without Host, or with more than one.
             if hostCount > 1 { throw .malformed("duplicate Host") }
             if hostCount == 0 && version == .http1_1 { throw .malformed("missing Host") }
+            if invalidHost { throw .malformed("invalid Host") }
             guard transferEncodingSeen else { return }
             // RFC 9112 §6.1: both framings at once is a smuggling attempt; close after answering.
             if contentLength != nil { throw .malformed("both Content-Length and Transfer-Encoding") }
             if version == .http1_0 { throw .malformed("Transfer-Encoding in HTTP/1.0") }
+            // RFC 9112 §6.3: chunked present but not the final coding leaves the length unknowable: 400, even
+            // when the other coding is one we do not know (that alone would be 501, RFC 9112 §6.1).
+            if chunkedCount > 0 && !lastIsChunked { throw .malformed("chunked is not the final coding") }
+            if chunkedCount > 1 { throw .malformed("chunked applied more than once") }
             if unknownCoding { throw .unsupportedTransferCoding }
-            if codings != 1 || chunkedNotLast { throw .malformed("chunked applied more than once") }
+            if codings != 1 { throw .malformed("chunked applied more than once") }
         }
 
         /// Calls `body` with each non-empty element of a comma-separated list, trimmed of OWS.

@@ -13,7 +13,7 @@ extension HTTPRequestParser {
             throw .malformed("request does not start with a method")
         }
         let limits = self.limits
-        let end = sectionEnd(start: start, scanFrom: scanFrom)
+        let end = try sectionEnd(start: start, scanFrom: scanFrom)
         guard let end else {
             let headBytes = count - start
             let requestLineLimit = limits.maxTargetBytes + 64
@@ -32,20 +32,28 @@ extension HTTPRequestParser {
         return head
     }
 
-    /// Parses a complete header section: `p` runs from the method to the final CRLF CRLF.
     /// The index just past the blank line (`CRLF CRLF`) that ends a header or trailer section starting at
     /// `start`, or nil when it has not arrived; bytes before `scanFrom` were already searched.
-    func sectionEnd(start: Int, scanFrom: Int) -> Int? {
+    /// - Throws: `.malformed("bare LF")` for an LF not preceded by CR (RFC 9112 §2.2), as soon as it arrives, so
+    ///   a client that ends lines with LF alone gets 400 rather than waiting for the header timeout.
+    func sectionEnd(start: Int, scanFrom: Int) throws(HTTPServerError) -> Int? {
         let count = buffer.count
-        return buffer.withUnsafeBufferPointer { p in
-            var i = max(scanFrom, start + 3)
+        let end = buffer.withUnsafeBufferPointer { p -> Int? in
+            var i = max(scanFrom, start)
             while i < count {
-                if p[i] == .lf && p[i - 1] == .cr && p[i - 2] == .lf && p[i - 3] == .cr { return i + 1 }
+                if p[i] == .lf {
+                    guard i > start && p[i - 1] == .cr else { return -1 }
+                    if i >= start + 3 && p[i - 2] == .lf && p[i - 3] == .cr { return i + 1 }
+                }
                 i += 1
             }
             return nil
         }
+        if end == -1 { throw .malformed("bare LF") }
+        return end
     }
+
+    /// Parses a complete header section: `p` runs from the method to the final CRLF CRLF.
 
     static func parseHead(_ p: UnsafeBufferPointer<UInt8>, limits: Limits) throws(HTTPServerError) -> HTTPRequestHead {
         var i = 0
@@ -55,7 +63,11 @@ extension HTTPRequestParser {
             i == 3 && p[0] == 0x47 && p[1] == 0x45 && p[2] == 0x54 ? HTTPMethod.get : HTTPMethod(string(p, 0..<i))
         i += 1
         let targetStart = i
-        while p[i] > 0x20 && p[i] < 0x7F { i += 1 }
+        while p[i] > 0x20 && p[i] < 0x7F {
+            // RFC 9112 §3.2: a request target carries no fragment.
+            guard p[i] != UInt8(ascii: "#") else { throw .malformed("fragment in request target") }
+            i += 1
+        }
         guard i - targetStart <= limits.maxTargetBytes else { throw .uriTooLong }
         guard i > targetStart && p[i] == .space else { throw .malformed("invalid request target") }
         let targetRange = targetStart..<i
@@ -68,6 +80,9 @@ extension HTTPRequestParser {
         guard i + 9 < limits.maxTargetBytes + 64 else { throw .uriTooLong }
         guard p[i + 5] == 0x31 else { throw .unsupportedVersion }
         let version: HTTPVersion = p[i + 7] == 0x30 ? .http1_0 : .http1_1
+        // RFC 9110 §9.1: 501 for a method the server does not implement, before the fields or the target's form
+        // are read (CONNECT's authority-form included). Keeps client-chosen tokens out of routing, logs, metrics.
+        guard method.isKnown else { throw .unsupportedMethod }
         i += 10
         guard p.count <= limits.maxHeaderBytes else { throw .headerTooLarge }
 

@@ -58,6 +58,8 @@ public struct HTTPRequestParser: Sendable {
     var state: State = .head(scanFrom: 0)
     var body: [UInt8] = []
     var trailers = HTTPHeaders()
+    /// Bytes of chunk extensions in the current body, counted toward `maxBodyBytes`.
+    var chunkExtensionBytes = 0
     /// The head of the request being parsed, kept after a body error so the server can log it.
     public private(set) var currentHead: HTTPRequestHead?
 
@@ -176,6 +178,7 @@ public struct HTTPRequestParser: Sendable {
         let event = Event.complete(body: body, trailers: trailers)
         body = []
         trailers = HTTPHeaders()
+        chunkExtensionBytes = 0
         currentHead = nil
         state = .head(scanFrom: readIndex)
         return event
@@ -208,6 +211,19 @@ extension UInt8 {
         switch self {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
         case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: true
+        default: false
+        }
+    }
+
+    /// Characters of `uri-host [":" port]` (RFC 3986 §3.2.2): unreserved, pct-encoded, the sub-delims other
+    /// than ",", and ":", "[", "]" for ports and IP literals. Excludes "@" (userinfo), "," (a list), "/", "?",
+    /// "#", "\\" and whitespace.
+    var isHostCharacter: Bool {
+        switch self {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+        case 0x2D, 0x2E, 0x5F, 0x7E, 0x25: true  // - . _ ~ %
+        case 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x3B, 0x3D: true  // ! $ & ' ( ) * + ; =
+        case 0x3A, 0x5B, 0x5D: true  // : [ ]
         default: false
         }
     }

@@ -5,9 +5,10 @@ extension HTTPServer {
         public var host: String
         /// Port to bind; 0 picks a free port (read it back from `start()`). Default: 8080.
         public var port: Int
-        /// Open connections at most; a new one displaces the connection that has waited longest for a request
-        /// head or idled longest in keep-alive, and is closed at once only when every connection is
-        /// mid-request. Split evenly over the event loops. Default: 10000.
+        /// Open connections at most; a new one displaces the connection that has waited longest on its client
+        /// (for a request head, for the rest of a body, counted from the request's start, or idling in
+        /// keep-alive), and is closed at once only when every connection has a handler running or output
+        /// pending. Split evenly over the event loops. Default: 10000.
         public var maxConnections: Int
         /// Bytes of the header section, request line included (431 beyond). Default: 16384.
         public var maxHeaderBytes: Int
@@ -18,6 +19,9 @@ extension HTTPServer {
         /// Time to receive a whole request head, from accept or from its first byte on a keep-alive
         /// connection (408 and close; silent close if nothing arrived). Default: 10 s.
         public var headerTimeout: Duration
+        /// Time to receive a whole request, head and body, from accept or from the head's first byte on a
+        /// keep-alive connection (408 and close), however steadily its bytes trickle in. Default: 30 s.
+        public var requestTimeout: Duration
         /// Longest pause between body bytes (408 and close). Default: 10 s.
         public var bodyIdleTimeout: Duration
         /// Longest keep-alive idle time between requests (silent close). Default: 60 s.
@@ -41,7 +45,8 @@ extension HTTPServer {
         public init(
             host: String = "127.0.0.1", port: Int = 8080, maxConnections: Int = 10000, maxHeaderBytes: Int = 16384,
             maxTargetBytes: Int = 8192, maxBodyBytes: Int = 65536, headerTimeout: Duration = .seconds(10),
-            bodyIdleTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
+            requestTimeout: Duration = .seconds(30), bodyIdleTimeout: Duration = .seconds(10),
+            idleTimeout: Duration = .seconds(60),
             writeTimeout: Duration = .seconds(10), maxOutputBufferBytes: Int = 16384,
             shutdownGrace: Duration = .seconds(10), eventLoopCount: Int? = nil
         ) {
@@ -52,6 +57,7 @@ extension HTTPServer {
             self.maxTargetBytes = maxTargetBytes
             self.maxBodyBytes = maxBodyBytes
             self.headerTimeout = headerTimeout
+            self.requestTimeout = requestTimeout
             self.bodyIdleTimeout = bodyIdleTimeout
             self.idleTimeout = idleTimeout
             self.writeTimeout = writeTimeout
@@ -66,7 +72,8 @@ extension HTTPServer {
 
         var timeouts: ConnectionStateMachine.Timeouts {
             .init(
-                header: headerTimeout.nanoseconds, bodyIdle: bodyIdleTimeout.nanoseconds,
+                header: headerTimeout.nanoseconds, request: requestTimeout.nanoseconds,
+                bodyIdle: bodyIdleTimeout.nanoseconds,
                 idle: idleTimeout.nanoseconds, write: writeTimeout.nanoseconds)
         }
     }

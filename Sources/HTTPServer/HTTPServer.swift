@@ -33,7 +33,22 @@ public final class HTTPServer: Sendable {
         var loops: [EventLoop] = []
         var runningLoops = 0
         var stopped = false
-        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Connections closed by the grace period's end with a request still in progress, over all loops.
+        var abandoned = 0
+        var stopWaiters: [CheckedContinuation<ShutdownOutcome, Never>] = []
+
+        var outcome: ShutdownOutcome {
+            abandoned == 0 ? .drained : .gracePeriodExpired(abandonedConnections: abandoned)
+        }
+    }
+
+    /// How a graceful shutdown ended.
+    public enum ShutdownOutcome: Sendable, Equatable {
+        /// Every in-flight request finished within the grace period (or there was none).
+        case drained
+        /// The grace period ran out: this many connections still had a handler running or a response unwritten,
+        /// and were closed.
+        case gracePeriodExpired(abandonedConnections: Int)
     }
 
     /// Creates a server; nothing is bound until `start()`.
@@ -87,7 +102,7 @@ public final class HTTPServer: Sendable {
             state.loops = loops
             state.runningLoops = count
             for (index, loop) in loops.enumerated() {
-                loop.onStopped = { [self] in loopStopped() }
+                loop.onStopped = { [self] abandoned in loopStopped(abandoned: abandoned) }
                 DispatchQueue(label: "tokenvend.http.loop.\(index)", qos: .userInitiated).async { loop.run() }
             }
             return port
@@ -97,56 +112,71 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, closes idle connections, lets in-flight requests finish (answered with
     /// `Connection: close`) for up to `gracePeriod`, then closes the rest; returns when every loop has stopped.
     /// Safe to call more than once and before `start()`.
-    public func shutdown(gracePeriod: Duration) async {
+    ///
+    /// Go's order: the listening socket is shut down first, before this returns to any await, so a new
+    /// connection is refused at once (and one still in the accept queue is reset) rather than left waiting
+    /// for the drain; then idle connections are closed; then in-flight requests are waited for.
+    /// - Returns: `.drained`, or `.gracePeriodExpired` with the number of connections closed mid-request.
+    @discardableResult
+    public func shutdown(gracePeriod: Duration) async -> ShutdownOutcome {
         let loops: [EventLoop] = state.withLock { state in
             if !state.started { state.stopped = true }
+            // shutdown(2) rather than close: the loops still hold the descriptor number, which must not be
+            // reused before they drop it; a shut-down listener refuses connects and fails accept with EINVAL.
+            if state.listener >= 0 { _ = Glibc.shutdown(state.listener, Int32(SHUT_RDWR)) }
             return state.loops
         }
         let deadline = Syscall.monotonicNanoseconds() &+ gracePeriod.nanoseconds
         for loop in loops {
             loop.post { loop.beginDrain(deadline: loop.drainDeadline.map { min($0, deadline) } ?? deadline) }
         }
-        await waitUntilStopped()
+        return await waitUntilStopped()
     }
 
-    /// Returns when the server has stopped (after `shutdown`).
-    public func waitUntilStopped() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state in
-                if state.stopped { return true }
+    /// Returns when the server has stopped (after `shutdown`), with how the shutdown ended.
+    @discardableResult
+    public func waitUntilStopped() async -> ShutdownOutcome {
+        await withCheckedContinuation { (continuation: CheckedContinuation<ShutdownOutcome, Never>) in
+            let outcome: ShutdownOutcome? = state.withLock { state in
+                if state.stopped { return state.outcome }
                 state.stopWaiters.append(continuation)
-                return false
+                return nil
             }
-            if resumeNow { continuation.resume() }
+            if let outcome { continuation.resume(returning: outcome) }
         }
     }
 
     /// Starts (if needed), then serves until SIGTERM or SIGINT and shuts down with `configuration.shutdownGrace`;
     /// a second signal exits the process at once with status 1.
+    /// - Returns: how the shutdown ended (see `shutdown(gracePeriod:)`).
     /// - Throws: what `start()` throws.
-    public func run() async throws {
+    @discardableResult
+    public func run() async throws -> ShutdownOutcome {
         if port == nil { try start() }
         let grace = configuration.shutdownGrace
         let signals = ShutdownSignals.install { [self] in
             shared.logger.info("shutting down", metadata: ["grace_s": "\(grace)"])
             Task { await self.shutdown(gracePeriod: grace) }
         }
-        await waitUntilStopped()
+        let outcome = await waitUntilStopped()
         withExtendedLifetime(signals) {}
+        return outcome
     }
 
-    private func loopStopped() {
-        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+    private func loopStopped(abandoned: Int) {
+        let (waiters, outcome): ([CheckedContinuation<ShutdownOutcome, Never>], ShutdownOutcome) = state.withLock {
+            state in
+            state.abandoned += abandoned
             state.runningLoops -= 1
-            guard state.runningLoops == 0 else { return [] }
+            guard state.runningLoops == 0 else { return ([], .drained) }
             Syscall.closeDescriptor(state.listener)
             state.listener = -1
             state.stopped = true
             let waiters = state.stopWaiters
             state.stopWaiters = []
-            return waiters
+            return (waiters, state.outcome)
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.resume(returning: outcome) }
     }
 }
 

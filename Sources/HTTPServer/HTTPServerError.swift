@@ -12,6 +12,9 @@ public enum HTTPServerError: Error, Sendable, Equatable {
     case payloadTooLarge
     /// A transfer coding other than `chunked`; answered with 501.
     case unsupportedTransferCoding
+    /// A method outside `HTTPMethod.known` (an unknown or lower-case token, `CONNECT`, `TRACE`); answered with
+    /// 501 before routing (RFC 9110 §9.1) and the connection closed.
+    case unsupportedMethod
     /// The request head or body did not arrive in time; answered with 408 and the connection closed.
     case requestTimeout
     /// An HTTP major version other than 1 (including the HTTP/2 preface); answered with 505.
@@ -28,7 +31,7 @@ public enum HTTPServerError: Error, Sendable, Equatable {
         case .headerTooLarge: .requestHeaderFieldsTooLarge
         case .uriTooLong: .uriTooLong
         case .payloadTooLarge: .contentTooLarge
-        case .unsupportedTransferCoding: .notImplemented
+        case .unsupportedTransferCoding, .unsupportedMethod: .notImplemented
         case .unsupportedVersion: .httpVersionNotSupported
         case .requestTimeout: .requestTimeout
         case .socket, .alreadyStarted: .internalServerError
@@ -42,7 +45,7 @@ public enum HTTPServerError: Error, Sendable, Equatable {
         case .headerTooLarge: "header_too_large"
         case .uriTooLong: "uri_too_long"
         case .payloadTooLarge: "payload_too_large"
-        case .unsupportedTransferCoding: "not_implemented"
+        case .unsupportedTransferCoding, .unsupportedMethod: "not_implemented"
         case .unsupportedVersion: "http_version_not_supported"
         case .requestTimeout: "request_timeout"
         case .socket, .alreadyStarted: "internal_error"
@@ -57,6 +60,7 @@ public enum HTTPServerError: Error, Sendable, Equatable {
         case .uriTooLong: "The request target is too long."
         case .payloadTooLarge: "The request body is too large."
         case .unsupportedTransferCoding: "The transfer coding is not supported."
+        case .unsupportedMethod: "The request method is not implemented."
         case .unsupportedVersion: "Only HTTP/1.0 and HTTP/1.1 are supported."
         case .requestTimeout: "The request did not arrive in time."
         case .socket, .alreadyStarted: "Internal server error."

@@ -11,7 +11,10 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Configuration: the JSON file (--config, default Config/tokenvend.json when present), then TOKENVEND_* \
             environment variables, then these flags. Without configured keys, development keys are generated \
-            beside the database. SIGTERM or SIGINT drains in-flight requests; a second signal exits at once.
+            beside the database. SIGTERM or SIGINT refuses new connections and drains in-flight requests for \
+            server.shutdownGraceSeconds; a second signal exits at once. Exit status: 0 after a complete drain, 1 \
+            when the grace period ran out with requests still in flight (or on a second signal, or when the \
+            server cannot start).
             """
     )
 
@@ -35,7 +38,12 @@ struct ServeCommand: AsyncParsableCommand {
             StructuredLogHandler.flushBuffered()
             throw ExitCode.failure
         }
-        try await server.run()
+        let drained = try await server.run()
+        guard drained else {
+            logger.error("tokenvend stopped with requests still in flight after the shutdown grace period")
+            StructuredLogHandler.flushBuffered()
+            throw ExitCode.failure
+        }
         logger.info("tokenvend stopped")
         StructuredLogHandler.flushBuffered()
     }

@@ -47,7 +47,7 @@ import Testing
         #expect(error.status == .badRequest, "\(name): \(error)")
     }
 
-    @Test("answers 501 to unknown transfer codings", arguments: ["gzip", "gzip, chunked", "chunked, gzip", "identity"])
+    @Test("answers 501 to unknown transfer codings", arguments: ["gzip", "gzip, chunked", "identity"])
     func unknownCoding(coding: String) {
         let text = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: \(coding)\r\n\r\n"
         #expect(ParserFixture.error(text) == .unsupportedTransferCoding)

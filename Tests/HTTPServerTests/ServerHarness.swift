@@ -47,6 +47,10 @@ enum TestRoutes {
             return HTTPResponse(body: Array("slow".utf8))
         }
         router.get("/fast") { _, _ in HTTPResponse(body: Array("fast".utf8)) }
+        router.get("/lingering") { _, _ async throws in
+            try await Task.sleep(for: .milliseconds(1500))
+            return HTTPResponse(body: Array("lingering".utf8))
+        }
         router.get("/big") { _, _ in HTTPResponse(body: [UInt8](repeating: 0x61, count: 65536)) }
         router.get("/limited") { _, _ in throw TeapotError() }
         router.get("/broken") { _, _ in throw SecretError() }

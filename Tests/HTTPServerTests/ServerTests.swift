@@ -185,12 +185,12 @@ import Testing
             let busy = try TestClient(port: port)
             try busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
             try await Task.sleep(for: .milliseconds(50))
-            async let stopped: Void = server.shutdown(gracePeriod: .seconds(5))
+            async let stopped = server.shutdown(gracePeriod: .seconds(5))
             let response = try #require(try await offPool { try busy.readResponse() })
             #expect(response.body == "slow")
             #expect(response.headers["connection"] == "close")
             #expect(try await offPool { idle.waitForClose() })
-            await stopped
+            #expect(await stopped == .drained)
             #expect(throws: (any Error).self) { try TestClient(port: port) }
         }
     }

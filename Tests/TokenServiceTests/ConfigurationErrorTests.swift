@@ -74,6 +74,10 @@ import Testing
                 "server.headerTimeoutSeconds (TOKENVEND_SERVER_HEADER_TIMEOUT_SECONDS): expected an integer from 1 to 3600, got 0"
             ),
             (
+                ["TOKENVEND_SERVER_REQUEST_TIMEOUT_SECONDS": "0"],
+                "server.requestTimeoutSeconds (TOKENVEND_SERVER_REQUEST_TIMEOUT_SECONDS): expected an integer from 1 to 3600, got 0"
+            ),
+            (
                 ["TOKENVEND_LOG_FORMAT": "xml"],
                 #"log.format (TOKENVEND_LOG_FORMAT): expected one of json, logfmt, got "xml""#
             ),

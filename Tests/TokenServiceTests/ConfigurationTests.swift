@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Logging
 import Testing
 
@@ -181,6 +182,18 @@ let strongSecret = String(repeating: "s3cr3t-", count: 10)
         #expect(ConfigurationKey.environmentName(for: "moss.projectKeyFile") == "TOKENVEND_MOSS_PROJECT_KEY_FILE")
         let names = ConfigurationKey.all.map(\.environmentName)
         #expect(Set(names).count == names.count)
+    }
+
+    @Test("server.requestTimeoutSeconds defaults to 30 s and reaches the HTTP server's request timeout")
+    func requestTimeout() throws {
+        let fixture = try ConfigurationFixture()
+        let defaults = try fixture.resolve()
+        #expect(defaults.server.requestTimeoutSeconds == 30)
+        #expect(defaults.httpConfiguration.requestTimeout == .seconds(30))
+        let set = try fixture.resolve(environment: ["TOKENVEND_SERVER_REQUEST_TIMEOUT_SECONDS": "7"])
+        #expect(set.httpConfiguration.requestTimeout == .seconds(7))
+        let file = try fixture.write("c.json", #"{"server":{"requestTimeoutSeconds":45}}"#)
+        #expect(try fixture.resolve(file: file).httpConfiguration.requestTimeout == .seconds(45))
     }
 
     @Test("a secret file's trimmed contents are the secret")

@@ -68,8 +68,8 @@ extension TokenServiceConfiguration {
         public var host: String = "127.0.0.1"
         /// TCP port, 0 for any free port. Default: 8080.
         public var port: Int = 8080
-        /// Open connections at most; at the limit a new connection displaces the longest-waiting idle one.
-        /// Default: 10000.
+        /// Open connections at most; at the limit a new connection displaces the one that has waited longest on
+        /// its client (head, body or keep-alive idle). Default: 10000.
         public var maxConnections: Int = 10000
         /// Request line plus header section, in bytes; over it: 431. Default: 16384.
         public var maxHeaderBytes: Int = 16384
@@ -79,6 +79,9 @@ extension TokenServiceConfiguration {
         public var maxTargetBytes: Int = 8192
         /// Time to receive a complete request head; then 408 and close. Default: 10 s.
         public var headerTimeoutSeconds: Int = 10
+        /// Time to receive a whole request, head and body, however steadily it trickles; then 408 and close.
+        /// Default: 30 s.
+        public var requestTimeoutSeconds: Int = 30
         /// Longest pause between two reads of a request body; then 408 and close. Default: 10 s.
         public var bodyIdleTimeoutSeconds: Int = 10
         /// Longest a response write may make no progress before the connection is closed. Default: 10 s.

@@ -19,6 +19,7 @@ extension ConfigurationKey {
             integer("server.maxBodyBytes", \.server.maxBodyBytes, 1...67_108_864),
             integer("server.maxTargetBytes", \.server.maxTargetBytes, 16...1_048_576),
             integer("server.headerTimeoutSeconds", \.server.headerTimeoutSeconds, 1...3_600),
+            integer("server.requestTimeoutSeconds", \.server.requestTimeoutSeconds, 1...3_600),
             integer("server.bodyIdleTimeoutSeconds", \.server.bodyIdleTimeoutSeconds, 1...3_600),
             integer("server.writeTimeoutSeconds", \.server.writeTimeoutSeconds, 1...3_600),
             integer("server.idleTimeoutSeconds", \.server.idleTimeoutSeconds, 1...day),

@@ -4,7 +4,8 @@ public import HTTPServer
 public struct ServiceMetrics: Sendable {
     /// The registry the families live in; `render()` gives the `/metrics` body.
     public let registry: MetricsRegistry
-    /// `tokenvend_http_requests_total{route,method,status}`.
+    /// `tokenvend_http_requests_total{route,method,status}`. Every label comes from a fixed set (see
+    /// `labels(for:)`), so clients cannot create series.
     public let requests: CounterFamily
     /// `tokenvend_http_request_duration_seconds{route}`.
     public let requestDuration: HistogramFamily
@@ -41,8 +42,28 @@ public struct ServiceMetrics: Sendable {
 
     /// Counts one finished request and its latency (the HTTP server's observer calls this for every response).
     public func record(_ completed: CompletedRequest) {
-        let route = completed.route ?? "unmatched"
-        requests.increment(route, completed.method, String(completed.status.code))
-        requestDuration.observe(Double(completed.durationMicroseconds) / 1_000_000, labels: [route])
+        let labels = Self.labels(for: completed)
+        requests.increment(labels.route, labels.method, labels.status)
+        requestDuration.observe(Double(completed.durationMicroseconds) / 1_000_000, labels: [labels.route])
+    }
+
+    /// The statuses that label a series by their code; any other is labelled by its class (`2xx` … `5xx`).
+    static let labelledStatuses: Set<Int> = [
+        200, 201, 204, 400, 401, 403, 404, 405, 408, 409, 413, 414, 415, 422, 429, 431, 500, 501, 502, 503, 504, 505,
+    ]
+
+    /// The labels of one request, each from a fixed set: `route` is a route template or `unmatched`, `method`
+    /// one of `HTTPMethod.known` or `other` (`-` for a request rejected before its method was read), `status`
+    /// one of `labelledStatuses` or a status class.
+    static func labels(for completed: CompletedRequest) -> (route: String, method: String, status: String) {
+        let method: String
+        if completed.method == "-" {
+            method = "-"
+        } else {
+            method = HTTPMethod(completed.method).isKnown ? completed.method : "other"
+        }
+        let code = completed.status.code
+        let status = labelledStatuses.contains(code) ? String(code) : "\(min(max(code / 100, 1), 5))xx"
+        return (completed.route ?? "unmatched", method, status)
     }
 }

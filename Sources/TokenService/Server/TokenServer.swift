@@ -71,21 +71,28 @@ public final class TokenServer: Sendable {
         return port
     }
 
-    /// Stops accepting, lets in-flight requests finish within `server.shutdownGraceSeconds`, then closes the
-    /// database.
-    public func shutdown() async {
-        await http.shutdown(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
+    /// Refuses new connections, lets in-flight requests finish within `server.shutdownGraceSeconds`, then closes
+    /// the database.
+    /// - Returns: true when every in-flight request finished within the grace period.
+    @discardableResult
+    public func shutdown() async -> Bool {
+        let outcome = await http.shutdown(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
         sessionPurger.stop()
         database.close()
         StructuredLogHandler.flushBuffered()
+        return outcome == .drained
     }
 
     /// Serves until SIGTERM or SIGINT, drains (a second signal exits at once), then closes the database.
-    public func run() async throws {
+    /// - Returns: true when every in-flight request finished within `server.shutdownGraceSeconds`; false when
+    ///   the grace period ran out and requests were cut off (`tokenvend serve` then exits 1).
+    @discardableResult
+    public func run() async throws -> Bool {
         defer { StructuredLogHandler.flushBuffered() }
-        try await http.run()
+        let outcome = try await http.run()
         sessionPurger.stop()
         database.close()
+        return outcome == .drained
     }
 }
 
@@ -96,6 +103,7 @@ extension TokenServiceConfiguration {
             host: server.host, port: server.port, maxConnections: server.maxConnections,
             maxHeaderBytes: server.maxHeaderBytes, maxTargetBytes: server.maxTargetBytes,
             maxBodyBytes: server.maxBodyBytes, headerTimeout: .seconds(server.headerTimeoutSeconds),
+            requestTimeout: .seconds(server.requestTimeoutSeconds),
             bodyIdleTimeout: .seconds(server.bodyIdleTimeoutSeconds), idleTimeout: .seconds(server.idleTimeoutSeconds),
             writeTimeout: .seconds(server.writeTimeoutSeconds), shutdownGrace: .seconds(server.shutdownGraceSeconds))
         http.trustedProxies = server.trustedProxies
