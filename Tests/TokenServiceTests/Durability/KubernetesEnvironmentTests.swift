@@ -38,16 +38,8 @@ struct KubernetesEnvironmentTests {
         }
     }
 
-    static let injected = [
-        "TOKENVEND_PORT": "tcp://10.0.0.1:8080",
-        "TOKENVEND_PORT_8080_TCP": "tcp://10.0.0.1:8080",
-        "TOKENVEND_PORT_8080_TCP_ADDR": "10.0.0.1",
-        "TOKENVEND_PORT_8080_TCP_PORT": "8080",
-        "TOKENVEND_PORT_8080_TCP_PROTO": "tcp",
-        "TOKENVEND_SERVICE_HOST": "10.0.0.1",
-        "TOKENVEND_SERVICE_PORT": "8080",
-        "TOKENVEND_SERVICE_PORT_HTTP": "8080",
-    ]
+    /// Exactly what a Service `tokenvend` injects (shared with the pure shape tests).
+    static let injected = KubernetesServiceLinkTests.injected
 
     static func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appending(path: "tokenvend-k8s-\(UUID().uuidString)")

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -6,8 +5,8 @@ import Foundation
 #endif
 
 /// Sends one request on a new TCP connection to 127.0.0.1 (so a new source port each time, which URLSession's
-/// pooled connections would hide) with `Connection: close`, and reads the answer to EOF. Blocking I/O runs on
-/// a Dispatch thread, never on the cooperative pool.
+/// pooled connections would hide) with `Connection: close`, and reads the answer to EOF (``RawHTTP``: blocking
+/// I/O on a Dispatch thread, never on the cooperative pool).
 enum FreshConnection {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -21,44 +20,14 @@ enum FreshConnection {
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         let body = Array((json ?? "").utf8)
         if json != nil { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
-        let bytes = Array((head + "\r\n").utf8) + body
-        let raw = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
-            DispatchQueue.global().async { continuation.resume(with: Result { try exchange(port: port, bytes) }) }
+        let text = head + "\r\n" + (json ?? "")
+        let raw = try await RawHTTP.offPool { () throws -> [UInt8] in
+            let fd = try RawHTTP.connect(port: port)
+            defer { close(fd) }
+            try RawHTTP.send(fd, text)
+            return RawHTTP.readBytesToEnd(fd)
         }
         return try parse(raw)
-    }
-
-    private static func exchange(port: Int, _ bytes: [UInt8]) throws -> [UInt8] {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw Failure(description: "connect: errno \(errno)") }
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
-            offset += sent
-        }
-        var answer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count == 0 { break }
-            guard count > 0 else { throw Failure(description: "recv: errno \(errno)") }
-            answer += chunk[0..<count]
-        }
-        return answer
     }
 
     private static func parse(_ raw: [UInt8]) throws -> TestResponse {

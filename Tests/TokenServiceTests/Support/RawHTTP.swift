@@ -47,6 +47,11 @@ enum RawHTTP {
 
     /// Reads until the server closes (or 5 s pass) and returns everything read.
     static func readToEnd(_ fd: Int32) -> String {
+        String(decoding: readBytesToEnd(fd), as: UTF8.self)
+    }
+
+    /// Reads until the server closes (or 5 s pass) and returns the bytes read.
+    static func readBytesToEnd(_ fd: Int32) -> [UInt8] {
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
@@ -54,7 +59,7 @@ enum RawHTTP {
             guard n > 0 else { break }
             data.append(contentsOf: chunk[0..<n])
         }
-        return String(decoding: data, as: UTF8.self)
+        return data
     }
 
     /// Sends `request` on a new connection, reads until the server closes, and returns the status code (0 when
