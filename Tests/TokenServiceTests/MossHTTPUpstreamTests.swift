@@ -194,6 +194,14 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
         }
     }
 
+    @Test("an answer that is not HTTP is unavailable (503), like any other transport failure")
+    func notHTTP() async throws {
+        let result = try await withServer({ _ in .raw("SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n\r\n") }) { server in
+            await fetch(makeUpstream(url: try server.url))
+        }
+        #expect(result == .failure(.upstreamUnavailable))
+    }
+
     @Test("an upstream that closes without answering is unavailable (503)")
     func closesWithoutAnswer() async throws {
         let result = try await withServer({ _ in .closeWithoutAnswer }) { server in

@@ -55,8 +55,8 @@ final class CurlHTTPExchange: @unchecked Sendable {
     ///   - timeout: seconds for connect, send and answer together; positive.
     ///   - limit: the largest body accepted, in bytes.
     /// - Returns: the body and status of a 2xx answer, an empty body and the status of any other answer,
-    ///   ``MossError/badUpstreamResponse`` for a body over `limit` or an answer that is not HTTP, or
-    ///   ``MossError/upstreamUnavailable`` for a transport failure, the deadline or cancellation.
+    ///   ``MossError/badUpstreamResponse`` for a body over `limit`, or ``MossError/upstreamUnavailable`` for a
+    ///   transport failure (an answer that is not HTTP included), the deadline or cancellation.
     static func post(_ json: Data, to url: URL, timeout: Double, limit: Int) async -> Outcome {
         guard let exchange = CurlHTTPExchange(url: url, json: json, timeout: timeout, limit: limit) else {
             return .failure(.upstreamUnavailable)
@@ -158,11 +158,11 @@ final class CurlHTTPExchange: @unchecked Sendable {
                 return .failure(.badUpstreamResponse)
             }
             return .success((body, status))
-        case CURLE_FILESIZE_EXCEEDED, CURLE_WEIRD_SERVER_REPLY:
-            // A declared Content-Length over the limit; an answer that is not HTTP.
+        case CURLE_FILESIZE_EXCEEDED:
+            // A declared Content-Length over the limit.
             return .failure(.badUpstreamResponse)
         default:
-            // Refused, DNS, TLS, dropped, timed out, aborted because the caller left.
+            // Refused, DNS, TLS, dropped, not HTTP, timed out, aborted because the caller left.
             return .failure(.upstreamUnavailable)
         }
     }

@@ -19,6 +19,8 @@ final class FakeUpstreamServer: Sendable {
         case respond(status: Int, body: String, delay: Duration = .zero, headers: [String: String] = [:])
         /// Close the connection without writing anything.
         case closeWithoutAnswer
+        /// Write `bytes` as they are (not an HTTP answer), then close.
+        case raw(String)
         /// Answer with `status` and a body that never ends: `{"token":"aaaa…` in chunks of `chunkBytes`, until the
         /// client goes away or the server stops. `contentLength` is declared when given (chunked otherwise).
         case endlessBody(status: Int, contentLength: Int?, chunkBytes: Int = 16_384)
@@ -133,6 +135,9 @@ final class FakeUpstreamServer: Sendable {
         switch script(index) {
         case .closeWithoutAnswer:
             return
+        case .raw(let text):
+            writeAll(connection, Array(text.utf8))
+            closeWriteSide(connection)
         case .respond(let status, let body, let delay, let headers):
             if delay > .zero, !waitUnlessStopped(delay, watching: connection) { return }
             let bodyBytes = Array(body.utf8)
