@@ -205,6 +205,7 @@ private func waitingCallers(
         let cache = makeCache(upstream, clock: clock)
 
         let tasks = await waitingCallers(3, on: cache)
+        while await upstream.calls < 1 { await Task.yield() }
         clock.advance(by: .milliseconds(10_500))
         await upstream.open()
         for task in tasks {
