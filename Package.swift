@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Linux headers the Glibc module leaves out (epoll, eventfd), for HTTPServer's event loops.
         .systemLibrary(name: "CHTTPServerLinux"),
 
@@ -49,7 +50,7 @@ let package = Package(
         .target(
             name: "TokenService",
             dependencies: [
-                "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI",
+                "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -7,6 +7,7 @@ missing=()
 pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
 pkg-config --exists libsodium 2>/dev/null || missing+=(libsodium-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 for tool in "$@"; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")

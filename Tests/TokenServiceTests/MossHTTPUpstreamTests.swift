@@ -114,42 +114,29 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
         #expect(throws: MossError.badUpstreamResponse) { try MossHTTPUpstream.parse(Data(body.utf8)) }
     }
 
-    @Test("an endless 200 body fails as soon as it passes 64 KiB, long before the timeout, and is not read on")
+    @Test("an endless 200 body fails as soon as it passes 64 KiB, at once, and the transfer stops there")
     func endlessBody() async throws {
         try await withServer({ _ in .endlessBody(status: 200, contentLength: nil) }) { server in
             let started = ContinuousClock.now
             let result = await fetch(makeUpstream(url: try server.url, timeout: .seconds(40)))
             #expect(result == .failure(.badUpstreamResponse))
-            // Decided by the limit, not the deadline (which would be upstreamUnavailable). How soon depends on how
-            // fast swift-corelibs-foundation hands body bytes to the delegate queue: well under 1 s when idle, up to
-            // ~10 s seen on a loaded 2-core machine.
-            #expect(ContinuousClock.now - started < .seconds(30))
-            // The client hung up: the fake's writes fail instead of going on until the timeout.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while server.streamsEnded == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(server.streamsEnded == 1)
+            // Decided by the limit, not the deadline (which would be upstreamUnavailable): the write callback
+            // refuses the first byte past 64 KiB (tens of milliseconds when idle; 2 s leaves room for a loaded
+            // machine, and is far below the 40 s timeout).
+            #expect(ContinuousClock.now - started < .seconds(2))
+            try await Self.expectTransferStopped(server)
             #expect(server.streamedBytes >= MossHTTPUpstream.maximumBodyBytes)
         }
     }
 
-    @Test("a declared Content-Length over 64 KiB fails on the head")
+    @Test("a declared Content-Length over 64 KiB fails on the head, and the transfer stops there")
     func oversizedContentLength() async throws {
         try await withServer({ _ in .endlessBody(status: 200, contentLength: 1 << 40) }) { server in
             let started = ContinuousClock.now
             let result = await fetch(makeUpstream(url: try server.url, timeout: .seconds(40)))
             #expect(result == .failure(.badUpstreamResponse))
-            // Decided by the limit, not the deadline (which would be upstreamUnavailable). How soon depends on how
-            // fast swift-corelibs-foundation hands body bytes to the delegate queue: well under 1 s when idle, up to
-            // ~10 s seen on a loaded 2-core machine.
-            #expect(ContinuousClock.now - started < .seconds(30))
-            // Hung up rather than read on until the timeout.
-            let deadline = ContinuousClock.now + .seconds(10)
-            while server.streamsEnded == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(server.streamsEnded == 1)
+            #expect(ContinuousClock.now - started < .seconds(2))
+            try await Self.expectTransferStopped(server)
         }
     }
 
@@ -159,11 +146,21 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
             let started = ContinuousClock.now
             let result = await fetch(makeUpstream(url: try server.url, timeout: .seconds(40)))
             #expect(result == .failure(.upstreamFailed(status: 503)))
-            // Decided by the limit, not the deadline (which would be upstreamUnavailable). How soon depends on how
-            // fast swift-corelibs-foundation hands body bytes to the delegate queue: well under 1 s when idle, up to
-            // ~10 s seen on a loaded 2-core machine.
-            #expect(ContinuousClock.now - started < .seconds(30))
+            #expect(ContinuousClock.now - started < .seconds(2))
+            try await Self.expectTransferStopped(server)
         }
+    }
+
+    /// The client hung up (the fake's writes fail instead of going on until the timeout), and only a bounded
+    /// amount got through before: what the client read plus what the socket buffers on both sides held. Under
+    /// 8 MiB, where a transfer that reads on after the refusal lets tens of megabytes through.
+    private static func expectTransferStopped(_ server: FakeUpstreamServer) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.streamsEnded == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(server.streamsEnded == 1)
+        #expect(server.streamedBytes < 8 << 20, "bytes written before the client hung up: \(server.streamedBytes)")
     }
 
     @Test("a 64 KiB body exactly is read whole")
@@ -197,6 +194,14 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
         }
     }
 
+    @Test("an answer that is not HTTP is unavailable (503), like any other transport failure")
+    func notHTTP() async throws {
+        let result = try await withServer({ _ in .raw("SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n\r\n") }) { server in
+            await fetch(makeUpstream(url: try server.url))
+        }
+        #expect(result == .failure(.upstreamUnavailable))
+    }
+
     @Test("an upstream that closes without answering is unavailable (503)")
     func closesWithoutAnswer() async throws {
         let result = try await withServer({ _ in .closeWithoutAnswer }) { server in
@@ -212,7 +217,7 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
         #expect(await fetch(makeUpstream(url: url)) == .failure(.upstreamUnavailable))
     }
 
-    @Test("cancelling the caller ends the exchange at once")
+    @Test("cancelling the caller ends the exchange at once and closes the connection")
     func cancellation() async throws {
         let reply = FakeUpstreamServer.Reply.respond(status: 200, body: "{}", delay: .seconds(30))
         try await withServer({ _ in reply }) { server in
@@ -223,6 +228,12 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
             task.cancel()
             #expect(await task.value == .failure(.upstreamUnavailable))
             #expect(ContinuousClock.now - started < .seconds(10))
+            // The transfer is abandoned too: the connection closes long before the upstream would answer.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.hangUps == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(server.hangUps == 1)
         }
     }
 

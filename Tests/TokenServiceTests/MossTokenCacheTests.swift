@@ -205,6 +205,7 @@ private func waitingCallers(
         let cache = makeCache(upstream, clock: clock)
 
         let tasks = await waitingCallers(3, on: cache)
+        while await upstream.calls < 1 { await Task.yield() }
         clock.advance(by: .milliseconds(10_500))
         await upstream.open()
         for task in tasks {
@@ -222,6 +223,8 @@ private func waitingCallers(
         let cache = makeCache(upstream, clock: clock)
 
         let tasks = await waitingCallers(1, on: cache)
+        // The refresh reads its start time before calling the upstream: advance only once it has.
+        while await upstream.calls < 1 { await Task.yield() }
         clock.advance(by: fetchTime)
         await upstream.open()
         #expect(await tasks[0].value == .failure(.badUpstreamResponse))

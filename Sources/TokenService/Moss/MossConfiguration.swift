@@ -64,16 +64,9 @@ public struct MossConfiguration: Sendable, Equatable, CustomStringConvertible, C
         }
     }
 
-    /// ``timeout`` in seconds, for Foundation and Dispatch.
+    /// ``timeout`` in seconds, for libcurl and Dispatch.
     var timeoutInterval: Double {
         Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-    }
-
-    /// URLSession's own timeout: one second past the rounded-up deadline, only a backstop, since ``MossExchange``
-    /// enforces the deadline. swift-corelibs-foundation truncates timeouts to whole seconds (0.3 s times out at
-    /// once, 1.5 s after 1 s; checked with Swift 6.3.1), so it must never be the one that fires first.
-    var urlSessionTimeoutInterval: Double {
-        timeoutInterval.rounded(.up) + 1
     }
 
     /// `MossConfiguration(projectId: …, projectKey: <redacted>, authURL: …, timeout: …)`.

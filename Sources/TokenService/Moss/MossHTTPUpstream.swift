@@ -1,22 +1,19 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The real Moss upstream: `POST <authURL>` with `{"projectId", "projectKey"}`, answered by
 /// `{"token", "expiresIn"}`.
 ///
-/// Each call is one HTTP exchange bounded by ``MossConfiguration/timeout`` (connect, send, answer together); the
-/// deadline is enforced here, not left to URLSession, and cancelling the calling task also ends the exchange.
-/// The session has no cache, cookies or credential storage. Thread-safe; share one instance.
+/// Each call is one HTTP exchange over libcurl (``CurlHTTPExchange``) bounded by ``MossConfiguration/timeout``
+/// (connect, send, answer together; sub-second values work), and cancelling the calling task also ends the
+/// exchange. No cache, cookies or credential storage. Thread-safe; share one instance.
 ///
 /// Answer mapping:
 /// - 2xx with a JSON object holding a non-empty `token` string (visible ASCII, ≤ 16 KiB) and a numeric
 ///   `expiresIn` in 1 s…1 year (a fractional value is rounded down) → the token; anything else →
 ///   ``MossError/badUpstreamResponse``. A body over 64 KiB is garbage too, and the limit holds while reading: the
-///   exchange stops at a larger `Content-Length` or at the first byte past 64 KiB, so an endless or huge answer
-///   fails at once instead of at the timeout, and never grows memory beyond the limit.
+///   transfer stops at a larger `Content-Length` or at the first byte past 64 KiB, so an endless or huge answer
+///   fails at once instead of at the timeout, and never grows memory beyond the limit. A non-2xx answer is settled
+///   on its head; its body is never read. Redirects are not followed (the key goes to the configured URL only).
 /// - 401, 403 → ``MossError/upstreamRejected(status:)``; any other status → ``MossError/upstreamFailed(status:)``.
 /// - refused, DNS failure, TLS failure, dropped connection, timeout → ``MossError/upstreamUnavailable``.
 ///
@@ -30,29 +27,14 @@ public final class MossHTTPUpstream: MossUpstream {
 
     /// The credentials, endpoint and timeout this upstream uses.
     public let configuration: MossConfiguration
-    private let session: URLSession
-    private let delegate = MossSessionDelegate()
     private let requestBody: Data
 
-    /// Creates the upstream with its own ephemeral `URLSession`.
+    /// Creates the upstream; no connection is made until the first call.
     public init(configuration: MossConfiguration) {
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.httpShouldSetCookies = false
-        sessionConfiguration.urlCredentialStorage = nil
-        sessionConfiguration.timeoutIntervalForRequest = configuration.urlSessionTimeoutInterval
-        sessionConfiguration.timeoutIntervalForResource = configuration.urlSessionTimeoutInterval
-        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
         // Encoded once: the credentials never change for the life of the upstream.
         let credentials = Credentials(projectId: configuration.projectId, projectKey: configuration.projectKey)
         self.requestBody = (try? JSONEncoder().encode(credentials)) ?? Data()
-    }
-
-    deinit {
-        session.invalidateAndCancel()
     }
 
     /// Performs one exchange; see the type's documentation for the mapping.
@@ -60,17 +42,8 @@ public final class MossHTTPUpstream: MossUpstream {
     /// - Throws: ``MossError/upstreamUnavailable``, ``MossError/upstreamRejected(status:)``,
     ///   ``MossError/upstreamFailed(status:)`` or ``MossError/badUpstreamResponse``.
     public func fetchProjectToken() async throws(MossError) -> MossProjectToken {
-        var request = URLRequest(
-            url: configuration.authURL,
-            cachePolicy: .reloadIgnoringLocalCacheData,
-            timeoutInterval: configuration.urlSessionTimeoutInterval
-        )
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.httpBody = requestBody
-        let (body, status) = try await MossExchange.run(
-            request, session: session, delegate: delegate, timeout: configuration.timeoutInterval,
+        let (body, status) = try await CurlHTTPExchange.post(
+            requestBody, to: configuration.authURL, timeout: configuration.timeoutInterval,
             limit: Self.maximumBodyBytes
         ).get()
         switch status {

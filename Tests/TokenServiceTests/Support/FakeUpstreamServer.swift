@@ -19,6 +19,8 @@ final class FakeUpstreamServer: Sendable {
         case respond(status: Int, body: String, delay: Duration = .zero, headers: [String: String] = [:])
         /// Close the connection without writing anything.
         case closeWithoutAnswer
+        /// Write `bytes` as they are (not an HTTP answer), then close.
+        case raw(String)
         /// Answer with `status` and a body that never ends: `{"token":"aaaa…` in chunks of `chunkBytes`, until the
         /// client goes away or the server stops. `contentLength` is declared when given (chunked otherwise).
         case endlessBody(status: Int, contentLength: Int?, chunkBytes: Int = 16_384)
@@ -43,6 +45,7 @@ final class FakeUpstreamServer: Sendable {
         var stopped = false
         var streamedBytes = 0
         var streamsEnded = 0
+        var hangUps = 0
     }
 
     /// The port the listener is bound to.
@@ -87,6 +90,9 @@ final class FakeUpstreamServer: Sendable {
     /// Endless bodies that stopped because the client went away (or the server stopped).
     var streamsEnded: Int { state.withLock { $0.streamsEnded } }
 
+    /// Scripted delays cut short because the client closed the connection meanwhile.
+    var hangUps: Int { state.withLock { $0.hangUps } }
+
     /// Number of complete requests received.
     var callCount: Int { state.withLock { $0.requests.count } }
 
@@ -129,8 +135,11 @@ final class FakeUpstreamServer: Sendable {
         switch script(index) {
         case .closeWithoutAnswer:
             return
+        case .raw(let text):
+            writeAll(connection, Array(text.utf8))
+            closeWriteSide(connection)
         case .respond(let status, let body, let delay, let headers):
-            if delay > .zero, !waitUnlessStopped(delay) { return }
+            if delay > .zero, !waitUnlessStopped(delay, watching: connection) { return }
             let bodyBytes = Array(body.utf8)
             let head =
                 "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\n"
@@ -162,12 +171,22 @@ final class FakeUpstreamServer: Sendable {
         }
     }
 
-    /// Sleeps in short slices; returns false when the server stopped meanwhile.
-    private func waitUnlessStopped(_ delay: Duration) -> Bool {
+    /// Sleeps in short slices; returns false when the server stopped meanwhile or the client hung up (counted in
+    /// ``hangUps``).
+    private func waitUnlessStopped(_ delay: Duration, watching connection: Int32) -> Bool {
         let deadline = ContinuousClock.now + delay
         while ContinuousClock.now < deadline {
             if isStopped { return false }
-            usleep(10_000)
+            var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 10) > 0 {
+                var byte: UInt8 = 0
+                // Readable with nothing to read: the client closed (or reset) its side.
+                if recv(connection, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0 {
+                    state.withLock { $0.hangUps += 1 }
+                    return false
+                }
+                usleep(10_000)
+            }
         }
         return !isStopped
     }
