@@ -34,6 +34,9 @@ extension AuthService {
 
     /// The user and session the request's credentials name, or nil when they name no live session.
     private func identify(_ request: HTTPRequest) async throws(ServiceError) -> (userID: String, sessionID: String)? {
+        // The body is checked even when the access token alone names the session: a malformed one is 400.
+        let body = try JSONRequestBody(request, allowed: ["refreshToken"], optional: true)
+        var refresh = try body.optionalString("refreshToken")
         var presented = false
         if let (token, viaCookie) = try? Authenticator.credential(in: request) {
             presented = true
@@ -43,8 +46,6 @@ extension AuthService {
                 return (claims.subject, claims.sessionID)
             }
         }
-        let body = try JSONRequestBody(request, allowed: ["refreshToken"], optional: true)
-        var refresh = try body.optionalString("refreshToken")
         if refresh == nil { refresh = CookieJar.value(CookieJar.refreshCookie, in: request.headers) }
         if let refresh {
             presented = true
