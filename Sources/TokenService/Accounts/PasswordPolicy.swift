@@ -1,10 +1,11 @@
 public import PasswordHash
 
-/// The length rule for passwords: `minLength`…128 characters after Unicode NFC normalisation.
+/// The length rule for passwords: `minLength`…128 characters, counted as Unicode code points as sent.
 ///
-/// Characters are counted as grapheme clusters, so a password typed as "é" is one character whether the
-/// keyboard sent one scalar or two. A byte cap (16 bytes a character) stops a "128-character" password made
-/// of thousands of combining marks from reaching Argon2id.
+/// Code points, as NIST SP 800-63B §5.1.1.2 asks and as JSON Schema's `minLength`/`maxLength` in
+/// docs/openapi.yaml count, so a password that the published schema allows is never refused on length.
+/// The password is hashed in its NFC form (`Password`), so "é" typed precomposed or decomposed logs in the
+/// same. A byte cap (16 bytes a character) on the normalised form bounds what reaches Argon2id.
 public struct PasswordPolicy: Sendable {
     /// The fewest characters accepted (`password.minLength`, default 8).
     public let minLength: Int
@@ -20,11 +21,9 @@ public struct PasswordPolicy: Sendable {
 
     /// The normalised password, or nil when its length is outside the policy (registration: 400).
     public func password(_ raw: String) -> Password? {
-        guard raw.utf8.count <= maxBytes * 2 else { return nil }
+        guard (minLength...maxLength).contains(raw.unicodeScalars.count) else { return nil }
         let password = Password(raw)
-        guard password.byteCount <= maxBytes, (minLength...maxLength).contains(password.characterCount) else {
-            return nil
-        }
+        guard password.byteCount <= maxBytes else { return nil }
         return password
     }
 
