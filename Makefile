@@ -2,6 +2,8 @@
 # Both install the system packages they need first (scripts/ensure-system-packages.sh).
 SWIFT ?= swift
 CONFIG ?=
+# Seeds for scripts/check-schemathesis.sh in `make test` (each takes about 30 s).
+SCHEMATHESIS_SEEDS ?= 1
 # Extra flags for the release build of `tokenvend`; the Dockerfile passes --static-swift-stdlib.
 SWIFT_BUILD_FLAGS ?=
 
@@ -33,7 +35,8 @@ lint-container:
 	scripts/lint-container.sh
 
 # Lint, then every Swift test, then the checks that need the built binary: the OpenAPI document against the
-# running server, and JWT interoperability with PyJWT. Tests run one at a time: several block their thread on
+# running server (a scripted session, then schemathesis with every check; `make test SCHEMATHESIS_SEEDS="1 2 3"`
+# for more seeds), and JWT interoperability with PyJWT. Tests run one at a time: several block their thread on
 # purpose (child processes killed with SIGKILL, semaphores that hold the SQLite writer, concurrentPerform races),
 # and on a 2-core machine Swift's cooperative pool has two threads, so in parallel they could starve the
 # end-to-end servers' async handlers. The whole suite takes about as long either way (~15 s).
@@ -41,6 +44,7 @@ test: deps lint lint-container
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" python3 scripts/check-openapi.py
+	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/jose-interop.sh
 
 bench: deps

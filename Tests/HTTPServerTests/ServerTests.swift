@@ -204,6 +204,14 @@ import Testing
             try client.send("GET /healthz HTTP/1.1\r\nHost: t\r\nX-Request-Id: bad id!\r\n\r\n")
             let generated = try #require(try client.readResponse()?.headers["x-request-id"])
             #expect(generated != "bad id!" && generated.utf8.count == 15)
+            let longest = String(repeating: "a", count: 128)
+            try client.send("GET /healthz HTTP/1.1\r\nHost: t\r\nX-Request-Id: \(longest)\r\n\r\n")
+            #expect(try client.readResponse()?.headers["x-request-id"] == longest)
+            // One over the maximum is not refused: the request is served with a generated id.
+            try client.send("GET /healthz HTTP/1.1\r\nHost: t\r\nX-Request-Id: \(longest)b\r\n\r\n")
+            let replaced = try #require(try client.readResponse())
+            #expect(replaced.status == 200)
+            #expect(replaced.headers["x-request-id"]?.utf8.count == 15)
         }
     }
 

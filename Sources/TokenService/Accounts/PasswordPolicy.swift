@@ -1,12 +1,13 @@
 import Foundation
 public import PasswordHash
 
-/// The rules for new passwords: `minLength`…128 characters after Unicode NFC normalisation, and not one of the
-/// 10,000 most common passwords (`CommonPasswords`).
+/// The rules for new passwords: `minLength`…128 characters, counted as Unicode code points as sent, and not one of
+/// the 10,000 most common passwords (`CommonPasswords`).
 ///
-/// Characters are counted as grapheme clusters, so a password typed as "é" is one character whether the
-/// keyboard sent one scalar or two. A byte cap (16 bytes a character) stops a "128-character" password made
-/// of thousands of combining marks from reaching Argon2id.
+/// Code points, as NIST SP 800-63B §5.1.1.2 asks and as JSON Schema's `minLength`/`maxLength` in
+/// docs/openapi.yaml count, so a password that the published schema allows is never refused on length.
+/// The password is hashed in its NFC form (`Password`), so "é" typed precomposed or decomposed logs in the
+/// same. A byte cap (16 bytes a character) on the normalised form bounds what reaches Argon2id.
 public struct PasswordPolicy: Sendable {
     /// The fewest characters accepted (`password.minLength`, 8…128, default 12).
     public let minLength: Int
@@ -30,11 +31,9 @@ public struct PasswordPolicy: Sendable {
 
     /// The normalised password, or why it is refused (registration, `users add`). Length is checked first.
     public func newPassword(_ raw: String) -> Result<Password, Rejection> {
-        guard raw.utf8.count <= maxBytes * 2 else { return .failure(.length) }
+        guard (minLength...maxLength).contains(raw.unicodeScalars.count) else { return .failure(.length) }
         let password = Password(raw)
-        guard password.byteCount <= maxBytes, (minLength...maxLength).contains(password.characterCount) else {
-            return .failure(.length)
-        }
+        guard password.byteCount <= maxBytes else { return .failure(.length) }
         guard !CommonPasswords.contains(raw) else { return .failure(.common) }
         return .success(password)
     }

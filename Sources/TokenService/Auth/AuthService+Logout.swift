@@ -14,11 +14,15 @@ extension AuthService {
     /// refresh token was presented) and nothing is revoked. With no credential at all the answer is 401.
     func logout(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         let scope = try Self.scope(of: request)
+        // The body is checked even when the access token alone names the session: a malformed one is 400 and
+        // nothing is revoked.
+        let body = try JSONRequestBody(request, allowed: ["refreshToken"], optional: true)
+        let bodyRefresh = try body.optionalString("refreshToken")
         let identity: (userID: String, sessionID: String)?
         if scope == .local {
-            identity = try await identify(request)
+            identity = try await identify(request, bodyRefresh: bodyRefresh)
         } else {
-            identity = try await identifyLive(request)
+            identity = try await identifyLive(request, bodyRefresh: bodyRefresh)
         }
         guard let identity else { return Self.loggedOut(request) }
         context.accessLogMetadata["user.id"] = .string(identity.userID)
@@ -41,7 +45,9 @@ extension AuthService {
     }
 
     /// The user and session the request's credentials name, live or not, or nil when they name no session.
-    private func identify(_ request: HTTPRequest) async throws(ServiceError) -> (userID: String, sessionID: String)? {
+    private func identify(
+        _ request: HTTPRequest, bodyRefresh: String?
+    ) async throws(ServiceError) -> (userID: String, sessionID: String)? {
         var presented = false
         if let (token, viaCookie) = try Self.accessCredential(in: request) {
             presented = true
@@ -51,7 +57,7 @@ extension AuthService {
                 return (claims.subject, claims.sessionID)
             }
         }
-        if let refresh = try refreshCredential(in: request) {
+        if let refresh = try refreshCredential(in: request, bodyRefresh: bodyRefresh) {
             presented = true
             if let claims = refreshTokens.decode(refresh),
                 let status = try? await sessions.status(sessionID: claims.sessionID)
@@ -64,8 +70,9 @@ extension AuthService {
     }
 
     /// The user and session of a credential of a live session (`others`, `global`); throws 401 otherwise.
-    private func identifyLive(_ request: HTTPRequest) async throws(ServiceError) -> (userID: String, sessionID: String)
-    {
+    private func identifyLive(
+        _ request: HTTPRequest, bodyRefresh: String?
+    ) async throws(ServiceError) -> (userID: String, sessionID: String) {
         let access = try Self.accessCredential(in: request)
         if access != nil {
             do {
@@ -75,7 +82,9 @@ extension AuthService {
                 // Not live: a refresh token may still prove a live session.
             }
         }
-        guard let refresh = try refreshCredential(in: request) else { throw .invalidToken(presented: access != nil) }
+        guard let refresh = try refreshCredential(in: request, bodyRefresh: bodyRefresh) else {
+            throw .invalidToken(presented: access != nil)
+        }
         if let claims = refreshTokens.decode(refresh) {
             let session: Session?
             do {
@@ -103,9 +112,8 @@ extension AuthService {
     }
 
     /// The refresh token from the body or, failing that, from the cookie (which needs the CSRF header).
-    private func refreshCredential(in request: HTTPRequest) throws(ServiceError) -> String? {
-        let body = try JSONRequestBody(request, allowed: ["refreshToken"], optional: true)
-        if let refresh = try body.optionalString("refreshToken") { return refresh }
+    private func refreshCredential(in request: HTTPRequest, bodyRefresh: String?) throws(ServiceError) -> String? {
+        if let bodyRefresh { return bodyRefresh }
         guard let cookie = CookieJar.value(CookieJar.refreshCookie, in: request.headers), !cookie.isEmpty else {
             return nil
         }

@@ -22,6 +22,9 @@ extension AuthService {
             // A token that came as a cookie goes back as cookies unless the client asked otherwise: answering
             // in the body would spend the cookie session's refresh token without replacing its cookies.
             if request.headers[HeaderName.authStrategy] == nil { strategy = .cookie }
+        } else if request.body.isEmpty {
+            // No refresh token at all (no body, no cookie): a missing credential, answered like a bad one.
+            throw ServiceError.invalidGrant
         } else {
             presented = try JSONRequestBody(request, allowed: ["refreshToken"]).string("refreshToken")
         }

@@ -40,9 +40,10 @@ struct JSONRequestBody {
         return string
     }
 
-    /// An optional object of string values (absent or null gives nil).
+    /// An optional object of string values: absent gives nil; `null`, like any other non-object, is 400 (the
+    /// member's documented type is an object, and a client that means "all of them" omits it).
     func optionalStringMap(_ name: String) throws(ServiceError) -> [String: String]? {
-        guard let value = object[name], !value.isNull else { return nil }
+        guard let value = object[name] else { return nil }
         guard case .object(let members) = value else {
             throw .invalidRequest("\"\(name)\" must be an object of strings.")
         }

@@ -100,6 +100,24 @@ struct AccessAndLogoutTests {
         }
     }
 
+    @Test("a logout body with an ill-typed refreshToken is 400 even beside a valid access token; nothing is revoked")
+    func logoutBodyIsChecked() async throws {
+        try await withTestServer { server in
+            let login = try await server.signUp()
+            for body in [#"{"refreshToken":42}"#, #"{"refreshToken":{}}"#, #"{"other":"x"}"#, "[]"] {
+                let refused = try await server.request(
+                    "POST", "/auth/logout?scope=global", headers: login.bearer, json: body)
+                #expect(refused.status == 400, "\(body)")
+                #expect(refused.errorCode == "invalid_request", "\(body)")
+            }
+            #expect(try await server.request("GET", "/auth/me", headers: login.bearer).status == 200)
+            let nullToken = try await server.request(
+                "POST", "/auth/logout", headers: login.bearer, json: #"{"refreshToken":null}"#)
+            #expect(nullToken.status == 204)
+            #expect(try await server.request("GET", "/auth/me", headers: login.bearer).status == 401)
+        }
+    }
+
     @Test("sessions are listed with the current one marked, and only the caller's can be revoked")
     func sessionsListAndRevoke() async throws {
         try await withTestServer { server in

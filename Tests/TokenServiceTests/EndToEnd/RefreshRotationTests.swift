@@ -73,6 +73,22 @@ struct RefreshRotationTests {
         }
     }
 
+    @Test("no refresh token at all (no body, no cookie) is 401 invalid_grant; a body without the member is 400")
+    func missingRefreshToken() async throws {
+        try await withTestServer { server in
+            let login = try await server.signUp()
+            let absent = try await server.request("POST", "/auth/refresh")
+            #expect(absent.status == 401)
+            #expect(absent.errorCode == "invalid_grant")
+            #expect(absent.headers["www-authenticate"] == #"Bearer realm="tokenvend""#)
+            #expect(absent.text == (try await refresh(server, "garbage")).text)
+            let noMember = try await server.request("POST", "/auth/refresh", json: "{}")
+            #expect(noMember.status == 400)
+            #expect(noMember.errorCode == "invalid_request")
+            #expect(try await refresh(server, login.refreshToken).status == 200)
+        }
+    }
+
     @Test("50 concurrent refreshes of one token converge on one live token when grace is on")
     func concurrentRefreshesConverge() async throws {
         try await withTestServer { server in

@@ -82,6 +82,21 @@ struct StreamTokenTests {
         }
     }
 
+    @Test("customerIds must be an object when present: null, a string or an array is 400 and nothing is signed")
+    func customerIdsType() async throws {
+        try await withTestServer { server in
+            let user = try await server.signUp(email: "typed@example.com")
+            for body in [#"{"customerIds":null}"#, #"{"customerIds":"typed@example.com"}"#, #"{"customerIds":[]}"#] {
+                let refused = try await server.request("POST", "/stream-token", headers: user.bearer, json: body)
+                #expect(refused.status == 400, "\(body)")
+                #expect(refused.errorCode == "invalid_request", "\(body)")
+            }
+            #expect(server.server.metrics.tokensIssued.value("stream") == 0)
+            let empty = try await server.request("POST", "/stream-token", headers: user.bearer, json: "{}")
+            #expect(empty.status == 200)
+        }
+    }
+
     @Test("the active kid of a key ring signs, so keys rotate without downtime")
     func keyRotation() async throws {
         let second = "second-secret-second-secret-second-secret-second-secret-second-secret"
