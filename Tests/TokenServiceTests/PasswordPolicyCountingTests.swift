@@ -12,17 +12,25 @@ import Testing
         // "©" followed by U+17B9 (a Khmer vowel sign) is one grapheme cluster of two code points.
         let raw = "|h\u{8}8\u{DB}\u{A9}\u{17B9}\u{D6}"
         #expect(raw.unicodeScalars.count == 8 && raw.count == 7)
-        #expect(policy.password(raw) != nil)
-        #expect(policy.password(String(raw.unicodeScalars.prefix(7).map(Character.init))) == nil)
+        #expect(Self.accepts(policy, raw))
+        #expect(Self.refusedOnLength(policy, String(raw.unicodeScalars.prefix(7).map(Character.init))))
     }
 
     @Test("the maximum is 128 code points, also when they form fewer grapheme clusters")
     func maximumInCodePoints() {
         let policy = PasswordPolicy(minLength: 8)
         let pair = "e\u{20DD}"  // a letter and an enclosing mark: one grapheme cluster, two code points
-        #expect(policy.password(String(repeating: pair, count: 64)) != nil)
-        #expect(policy.password(String(repeating: pair, count: 64) + "x") == nil)
-        #expect(policy.password(String(repeating: "x", count: 128)) != nil)
-        #expect(policy.password(String(repeating: "x", count: 129)) == nil)
+        #expect(Self.accepts(policy, String(repeating: pair, count: 64)))
+        #expect(Self.refusedOnLength(policy, String(repeating: pair, count: 64) + "x"))
+        #expect(Self.accepts(policy, String(repeating: "x", count: 128)))
+        #expect(Self.refusedOnLength(policy, String(repeating: "x", count: 129)))
+    }
+
+    static func accepts(_ policy: PasswordPolicy, _ raw: String) -> Bool {
+        if case .success = policy.newPassword(raw) { true } else { false }
+    }
+
+    static func refusedOnLength(_ policy: PasswordPolicy, _ raw: String) -> Bool {
+        if case .failure(.length) = policy.newPassword(raw) { true } else { false }
     }
 }
