@@ -1,5 +1,5 @@
 /// A request method token (RFC 9110 §9). The parser accepts only the methods in `known` (exact case) and answers
-/// any other token, `CONNECT` included, with 501 (RFC 9110 §9.1); the router matches exactly.
+/// any other token, `CONNECT` and lower-case ones included, with 501 (RFC 9110 §9.1); the router matches exactly.
 public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     /// The method as sent, case-sensitive (RFC 9110 §9.1).
     public let rawValue: String
@@ -16,10 +16,14 @@ public struct HTTPMethod: Sendable, Hashable, CustomStringConvertible {
     public static let patch = HTTPMethod("PATCH")
     public static let delete = HTTPMethod("DELETE")
     public static let options = HTTPMethod("OPTIONS")
+    public static let trace = HTTPMethod("TRACE")
+    public static let query = HTTPMethod("QUERY")
 
-    /// The methods the server implements: GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS. A fixed set, so a
-    /// method can label a metric without letting clients create series.
-    public static let known: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+    /// The methods the server recognises: those of RFC 9110 §9.3 but `CONNECT` (which only a proxy implements),
+    /// `PATCH` (RFC 5789) and `QUERY` (RFC 10008). A route that does not take one answers 405 with `Allow`; no
+    /// route takes TRACE or QUERY, so TRACE is never echoed. A fixed set, so a method can label a metric without
+    /// letting clients create series.
+    public static let known: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options, .trace, .query]
 
     /// Whether this is one of `known` (case-sensitive: `get` is not `GET`).
     public var isKnown: Bool { Self.known.contains(self) }

@@ -12,7 +12,7 @@ public enum HTTPServerError: Error, Sendable, Equatable {
     case payloadTooLarge
     /// A transfer coding other than `chunked`; answered with 501.
     case unsupportedTransferCoding
-    /// A method outside `HTTPMethod.known` (an unknown or lower-case token, `CONNECT`, `TRACE`); answered with
+    /// A method outside `HTTPMethod.known` (an unknown or lower-case token, or `CONNECT`); answered with
     /// 501 before routing (RFC 9110 §9.1) and the connection closed.
     case unsupportedMethod
     /// The request head or body did not arrive in time; answered with 408 and the connection closed.

@@ -231,6 +231,14 @@ import Testing
             let notAllowed = try #require(try client.readResponse())
             #expect(notAllowed.status == 405)
             #expect(notAllowed.headers["allow"] == "GET, HEAD")
+            // TRACE (RFC 9110) and QUERY (RFC 10008) are known methods (so not 501) that no route takes: 405.
+            let other = try TestClient(port: port)
+            try other.send("TRACE /healthz HTTP/1.1\r\nHost: t\r\n\r\nQUERY /healthz HTTP/1.1\r\nHost: t\r\n\r\n")
+            for _ in 0..<2 {
+                let answer = try #require(try other.readResponse())
+                #expect(answer.status == 405)
+                #expect(answer.headers["allow"] == "GET, HEAD")
+            }
         }
     }
 }

@@ -34,8 +34,7 @@ extension AuthService {
         var headers = HTTPHeaders.noStore
         if live.count > page.limit {
             live.removeLast(live.count - page.limit)
-            if let last = live.last {
-                let cursor = SessionPage.cursor(after: last)
+            if let last = live.last, let cursor = SessionPage.cursor(after: last) {
                 headers.add(name: "Link", value: "</auth/sessions?limit=\(page.limit)&cursor=\(cursor)>; rel=\"next\"")
             }
         }

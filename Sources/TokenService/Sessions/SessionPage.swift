@@ -4,8 +4,8 @@ import Store
 
 /// The paging query of `GET /auth/sessions?limit=&cursor=` and its opaque cursor.
 ///
-/// `limit`: 1…100, default 50. `cursor`: the value from the previous page's `Link: <…>; rel="next"`; it is
-/// base64url of `<lastUsedAt in ms>.<session id>` (where that page ended), which clients must not rely on.
+/// `limit`: 1…100, default 50. `cursor`: the value from the previous page's `Link: <…>; rel="next"`, 32 base64url
+/// characters naming where that page ended (see `cursor(after:)`), which clients must not take apart.
 /// Any other query parameter is ignored. An invalid limit or cursor is 400 `invalid_request`.
 struct SessionPage: Sendable, Equatable {
     /// Default page size.
@@ -30,7 +30,7 @@ struct SessionPage: Sendable, Equatable {
                 limit = number
             case "cursor":
                 guard let position = Self.decode(value) else {
-                    throw .invalidRequest("cursor is not one this server gave out.")
+                    throw .invalidRequest("cursor must be the 32-character value of a Link rel=\"next\".")
                 }
                 after = position
             default:
@@ -39,25 +39,32 @@ struct SessionPage: Sendable, Equatable {
         }
     }
 
-    /// Session ids are lowercase UUIDs: `-`, digits and lowercase letters.
-    private static func isIDByte(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) || (0x61...0x7a).contains(byte)
-    }
+    /// The length of every cursor: base64url of 24 bytes, no padding.
+    static let cursorLength = 32
 
-    /// The cursor that continues after `session`.
-    static func cursor(after session: Session) -> String {
+    /// The cursor that continues after `session`, or nil when its id is not a UUID (the store only makes UUIDs).
+    ///
+    /// Base64url of 24 bytes: `lastUsedAt` in milliseconds (8 bytes, big-endian) and the session id's 16 UUID
+    /// bytes. Every 32-character base64url string therefore names a position, which is what docs/openapi.yaml
+    /// states (`^[A-Za-z0-9_-]{32}$`): a client that sends a well-formed cursor is never refused.
+    static func cursor(after session: Session) -> String? {
+        guard let id = UUID(uuidString: session.id) else { return nil }
         let position = SessionPagePosition(after: session)
-        return Base64URL.encode(Array("\(position.lastUsedMilliseconds).\(position.sessionID)".utf8))
+        let milliseconds = UInt64(clamping: max(0, position.lastUsedMilliseconds))
+        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: milliseconds >> (56 - 8 * $0)) }
+        withUnsafeBytes(of: id.uuid) { bytes.append(contentsOf: $0) }
+        return Base64URL.encode(bytes)
     }
 
-    /// The position a cursor names, or nil when it is not one `cursor(after:)` could have made.
+    /// The position a cursor names, or nil when it is not 32 base64url characters.
     static func decode(_ cursor: String) -> SessionPagePosition? {
-        guard !cursor.isEmpty, cursor.utf8.count <= 200, let bytes = Base64URL.decode(cursor) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].utf8.count <= 19, let milliseconds = Int64(parts[0]), milliseconds >= 0,
-            !parts[1].isEmpty, parts[1].utf8.count <= 64, parts[1].utf8.allSatisfy(Self.isIDByte)
-        else { return nil }
-        return SessionPagePosition(lastUsedMilliseconds: milliseconds, sessionID: String(parts[1]))
+        guard cursor.utf8.count == cursorLength, let bytes = Base64URL.decode(cursor), bytes.count == 24 else {
+            return nil
+        }
+        let milliseconds = bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        var uuid = UUID().uuid
+        withUnsafeMutableBytes(of: &uuid) { $0.copyBytes(from: bytes[8..<24]) }
+        return SessionPagePosition(
+            lastUsedMilliseconds: Int64(clamping: milliseconds), sessionID: UUID(uuid: uuid).uuidString.lowercased())
     }
 }

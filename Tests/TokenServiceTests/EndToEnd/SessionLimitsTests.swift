@@ -57,9 +57,24 @@ struct SessionLimitsTests {
     }
 
     @Test(
+        "any 32-character base64url cursor names a position, as the spec's pattern says",
+        arguments: [
+            String(repeating: "A", count: 32), String(repeating: "_", count: 32), "0123456789abcdefABCDEF-_01234567",
+        ])
+    func wellFormedCursor(cursor: String) async throws {
+        try await withTestServer { server in
+            let login = try await server.signUp()
+            let response = try await server.request("GET", "/auth/sessions?cursor=\(cursor)", headers: login.bearer)
+            #expect(response.status == 200)
+        }
+    }
+
+    @Test(
         "an invalid limit or cursor is 400 invalid_request",
         arguments: [
             "limit=0", "limit=101", "limit=abc", "limit=", "limit=-1", "cursor=", "cursor=%%%", "cursor=bm9wZQ",
+            "cursor=" + String(repeating: "A", count: 31), "cursor=" + String(repeating: "A", count: 33),
+            "cursor=" + String(repeating: "A", count: 31) + ".",
         ])
     func invalidQuery(query: String) async throws {
         try await withTestServer { server in
