@@ -25,6 +25,8 @@ export TOKENVEND_PASSWORD_TIME_COST=${TOKENVEND_PASSWORD_TIME_COST:-1}
 export TOKENVEND_PASSWORD_MEMORY_COST=${TOKENVEND_PASSWORD_MEMORY_COST:-8192}
 export TOKENVEND_RATE_LIMIT_REQUESTS_PER_ADDRESS_PER_MINUTE=1000000
 export TOKENVEND_RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT=1000
+# storm logs the same user in thousands of times: keep its /auth/me session clear of the per-user session cap.
+export TOKENVEND_SESSION_MAX_PER_USER=10000
 if [ "$mode" = moss ]; then
   # A fake Moss auth service: every POST gets a one-hour project token.
   python3 - <<'PY' >"$work/moss.log" 2>&1 &
