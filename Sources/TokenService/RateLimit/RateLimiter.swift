@@ -15,10 +15,37 @@ public final class RateLimiter: Sendable {
         case limited(retryAfter: Int)
     }
 
+    /// One key's event log: the live events are `events[head...]`, oldest first, never more than the limit.
+    ///
+    /// Expired events are dropped by moving `head`, and the array is compacted only once the dead prefix is
+    /// larger than the live part, so each event costs amortised O(1) however high the limit; the entry is
+    /// always mutated in place in the table, so an append never copies the log (one key with a high limit,
+    /// e.g. every client behind one address at thousands of requests a second, stays cheap).
     private struct Entry {
-        /// Event times, oldest first; never longer than the limit.
-        var events: [Double]
+        var events: [Double] = []
+        var head = 0
         var lastSeen: Double
+
+        var count: Int { events.count - head }
+        var oldest: Double? { head < events.count ? events[head] : nil }
+        var newest: Double? { head < events.count ? events.last : nil }
+
+        mutating func dropOldest(_ n: Int) {
+            head += n
+            if head == events.count {
+                events.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 32, head * 2 > events.count {
+                events.removeFirst(head)
+                head = 0
+            }
+        }
+
+        mutating func prune(before horizon: Double) {
+            var firstLive = head
+            while firstLive < events.count, events[firstLive] <= horizon { firstLive += 1 }
+            if firstLive > head { dropOldest(firstLive - head) }
+        }
     }
 
     private let limit: Int
@@ -39,46 +66,49 @@ public final class RateLimiter: Sendable {
     /// Says whether `key` is currently over its limit, without recording anything.
     public func check(_ key: String, now: Double) -> Decision {
         entries.withLock { table in
-            guard var entry = table[key] else { return .allowed }
-            prune(&entry, now: now)
-            table[key] = entry.events.isEmpty ? nil : entry
-            return decision(for: entry, now: now)
+            guard table[key] != nil else { return .allowed }
+            let answer = update(&table, key, now: now) { entry in decision(for: entry, now: now) }
+            if table[key]?.count == 0 { table[key] = nil }
+            return answer
         }
     }
 
     /// Records one event for `key` if it is under the limit, and says whether it was.
     public func acquire(_ key: String, now: Double) -> Decision {
         entries.withLock { table in
-            var entry = table[key] ?? Entry(events: [], lastSeen: now)
-            prune(&entry, now: now)
-            let answer = decision(for: entry, now: now)
-            if answer == .allowed {
-                entry.events.append(now)
+            update(&table, key, now: now) { entry in
+                let answer = decision(for: entry, now: now)
+                if answer == .allowed { entry.events.append(now) }
+                entry.lastSeen = now
+                return answer
             }
-            entry.lastSeen = now
-            if table[key] == nil, table.count >= maxKeys {
-                evict(&table, now: now)
-            }
-            table[key] = entry
-            return answer
         }
     }
 
     /// Records one event for `key` even when it is over the limit (a failed login still counts).
     public func record(_ key: String, now: Double) {
         entries.withLock { table in
-            var entry = table[key] ?? Entry(events: [], lastSeen: now)
-            prune(&entry, now: now)
-            entry.events.append(now)
-            if entry.events.count > limit {
-                entry.events.removeFirst(entry.events.count - limit)
+            update(&table, key, now: now) { entry in
+                entry.events.append(now)
+                if entry.count > limit { entry.dropOldest(entry.count - limit) }
+                entry.lastSeen = now
             }
-            entry.lastSeen = now
-            if table[key] == nil, table.count >= maxKeys {
-                evict(&table, now: now)
-            }
-            table[key] = entry
         }
+    }
+
+    /// Prunes `key`'s entry (creating it, after making room, when missing) and applies `change` to it in place.
+    private func update<T>(
+        _ table: inout [String: Entry], _ key: String, now: Double, _ change: (inout Entry) -> T
+    ) -> T {
+        if table[key] == nil, table.count >= maxKeys {
+            evict(&table, now: now)
+        }
+        return Self.mutate(&table[key, default: Entry(lastSeen: now)], horizon: now - window, change)
+    }
+
+    private static func mutate<T>(_ entry: inout Entry, horizon: Double, _ change: (inout Entry) -> T) -> T {
+        entry.prune(before: horizon)
+        return change(&entry)
     }
 
     /// Forgets `key` (a successful login clears the account's failures).
@@ -89,17 +119,8 @@ public final class RateLimiter: Sendable {
     /// The number of keys tracked now.
     public var trackedKeys: Int { entries.withLock { $0.count } }
 
-    private func prune(_ entry: inout Entry, now: Double) {
-        let horizon = now - window
-        if let firstLive = entry.events.firstIndex(where: { $0 > horizon }) {
-            if firstLive > 0 { entry.events.removeFirst(firstLive) }
-        } else {
-            entry.events.removeAll(keepingCapacity: true)
-        }
-    }
-
     private func decision(for entry: Entry, now: Double) -> Decision {
-        guard entry.events.count >= limit, let oldest = entry.events.first else { return .allowed }
+        guard entry.count >= limit, let oldest = entry.oldest else { return .allowed }
         let wait = oldest + window - now
         return .limited(retryAfter: max(1, Int(wait.rounded(.up))))
     }
@@ -109,7 +130,7 @@ public final class RateLimiter: Sendable {
     /// one sweep per tenth of `maxKeys` insertions rather than one per insertion.
     private func evict(_ table: inout [String: Entry], now: Double) {
         let horizon = now - window
-        table = table.filter { $0.value.events.last.map { $0 > horizon } ?? false }
+        table = table.filter { $0.value.newest.map { $0 > horizon } ?? false }
         let target = maxKeys - max(1, maxKeys / 10)
         guard table.count > target else { return }
         let byAge = table.sorted { $0.value.lastSeen < $1.value.lastSeen }
