@@ -115,7 +115,11 @@ extension Connection {
             omitBody: false)
         logAccess(
             method: head?.method.rawValue ?? "-", path: head?.path ?? "-", status: error.status,
-            requestID: requestID, metadata: IPAddress(node: remoteAddress).map { ["client.address": "\($0)"] } ?? [:],
+            requestID: requestID,
+            metadata: (head.flatMap(clientAddress(for:)) ?? peerAddress).map {
+                ["client.address": .stringConvertible($0)]
+            }
+                ?? [:],
             route: nil)
         closeAfterWrite = true
         lingerAfterWrite = true

@@ -18,6 +18,9 @@ final class Connection: @unchecked Sendable {
     /// touches its loop only on the loop's thread), so no reference counting is needed on this hot path.
     unowned(unsafe) let loop: EventLoop
     let remoteAddress: String
+    /// `remoteAddress` as an address, parsed once at accept; nil only for a peer that is not an IP address,
+    /// which a TCP listener never produces.
+    let peerAddress: IPAddress?
     var parser: HTTPRequestParser
     var machine: ConnectionStateMachine
     var output: [UInt8] = []
@@ -39,6 +42,7 @@ final class Connection: @unchecked Sendable {
         self.fd = fd
         self.loop = loop
         self.remoteAddress = remoteAddress
+        self.peerAddress = IPAddress(node: remoteAddress)
         self.parser = HTTPRequestParser(limits: loop.shared.parserLimits)
         self.machine = ConnectionStateMachine(acceptedAt: now)
     }

@@ -127,7 +127,7 @@ final class EventLoop: @unchecked Sendable {
             connection.close()
         }
         if abandoned > 0 {
-            logger.error("shutdown grace period ran out", metadata: ["connections.abandoned": "\(abandoned)"])
+            logger.info("shutdown grace period ran out", metadata: ["connections.abandoned": "\(abandoned)"])
         }
         afterEvents?()
         Syscall.closeDescriptor(epoll)

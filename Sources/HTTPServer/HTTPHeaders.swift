@@ -51,6 +51,16 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     /// Whether a field with this name is present.
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
+    /// Whether more than one field has this name; stops at the second and allocates nothing.
+    public func isRepeated(_ name: String) -> Bool {
+        var seen = false
+        for field in fields where Self.equalsIgnoringCase(field.name, name) {
+            if seen { return true }
+            seen = true
+        }
+        return false
+    }
+
     /// ASCII case-insensitive comparison, as header names are ASCII tokens.
     static func equalsIgnoringCase(_ lhs: String, _ rhs: String) -> Bool {
         let a = lhs.utf8

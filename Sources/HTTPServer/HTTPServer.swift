@@ -119,12 +119,15 @@ public final class HTTPServer: Sendable {
     /// - Returns: `.drained`, or `.gracePeriodExpired` with the number of connections closed mid-request.
     @discardableResult
     public func shutdown(gracePeriod: Duration) async -> ShutdownOutcome {
-        let loops: [EventLoop] = state.withLock { state in
+        let (loops, shutdownError): ([EventLoop], Int32) = state.withLock { state in
             if !state.started { state.stopped = true }
             // shutdown(2) rather than close: the loops still hold the descriptor number, which must not be
             // reused before they drop it; a shut-down listener refuses connects and fails accept with EINVAL.
-            if state.listener >= 0 { _ = Glibc.shutdown(state.listener, Int32(SHUT_RDWR)) }
-            return state.loops
+            let error = state.listener >= 0 ? Syscall.shutdownSocket(state.listener) : 0
+            return (state.loops, error)
+        }
+        if shutdownError != 0 {
+            shared.logger.warning("could not shut the listener down", metadata: ["errno": "\(shutdownError)"])
         }
         let deadline = Syscall.monotonicNanoseconds() &+ gracePeriod.nanoseconds
         for loop in loops {

@@ -38,6 +38,12 @@ enum Syscall {
         }
     }
 
+    /// Shuts a socket down for reading and writing (a listener: refuses connects, fails accept with EINVAL);
+    /// 0, or the errno.
+    static func shutdownSocket(_ fd: Int32) -> Int32 {
+        shutdown(fd, Int32(SHUT_RDWR)) == 0 ? 0 : errno
+    }
+
     /// Closes once; `close` is never retried (on Linux the descriptor is gone even on EINTR).
     static func closeDescriptor(_ fd: Int32) { _ = close(fd) }
 

@@ -59,30 +59,33 @@ extension AuthSession {
 
     /// The caller's live sessions (`GET /auth/sessions`), every page: it follows `Link: <…>; rel="next"`
     /// (at most 1000 pages of 100).
+    ///
+    /// Only the link's `cursor` is taken; the next request is built on `baseURL` again, so a `Link` naming
+    /// another host (or a path outside a `baseURL` with a prefix) never receives the access token.
     /// - Throws: like ``me()``.
     public func sessions() async throws -> [SessionInfo] {
         var all: [SessionInfo] = []
-        var url = baseURL.appending(path: "auth/sessions").appending(queryItems: [.init(name: "limit", value: "100")])
+        var query: [URLQueryItem] = [.init(name: "limit", value: "100")]
         for _ in 0..<1000 {
+            let url = baseURL.appending(path: "auth/sessions").appending(queryItems: query)
             let (data, response) = try await send(WireCoding.request("GET", url, body: Never?.none))
             all += try WireCoding.decodeSuccess([SessionInfo].self, data: data, response: response)
-            guard let next = Self.nextLink(response.value(forHTTPHeaderField: "Link"), relativeTo: baseURL) else {
-                break
-            }
-            url = next
+            guard let cursor = Self.nextCursor(response.value(forHTTPHeaderField: "Link")) else { break }
+            query = [.init(name: "limit", value: "100"), .init(name: "cursor", value: cursor)]
         }
         return all
     }
 
-    /// The target of a `Link` header's `rel="next"` (RFC 8288), resolved against `base`, or nil.
-    static func nextLink(_ header: String?, relativeTo base: URL) -> URL? {
+    /// The `cursor` query value of a `Link` header's `rel="next"` target (RFC 8288), or nil.
+    static func nextCursor(_ header: String?) -> String? {
         guard let header else { return nil }
         for link in header.split(separator: ",") {
             let parts = link.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">"),
-                parts.dropFirst().contains(where: { $0 == #"rel="next""# || $0 == "rel=next" })
+                parts.dropFirst().contains(where: { $0 == #"rel="next""# || $0 == "rel=next" }),
+                let components = URLComponents(string: String(target.dropFirst().dropLast()))
             else { continue }
-            return URL(string: String(target.dropFirst().dropLast()), relativeTo: base)?.absoluteURL
+            return components.queryItems?.first(where: { $0.name == "cursor" })?.value
         }
         return nil
     }

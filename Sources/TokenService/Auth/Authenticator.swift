@@ -95,7 +95,7 @@ struct Authenticator: Sendable {
     static func credential(in request: HTTPRequest) throws(ServiceError) -> (String, Bool) {
         if let authorization = request.headers["Authorization"] {
             // One credential per request: with two, which one a proxy or a framework would pick is anybody's guess.
-            guard request.headers.values(for: "Authorization").count == 1 else {
+            guard !request.headers.isRepeated("Authorization") else {
                 throw .invalidRequest("Send one Authorization header.")
             }
             guard let token = bearerToken(authorization) else {

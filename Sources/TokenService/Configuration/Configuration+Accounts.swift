@@ -16,7 +16,7 @@ extension TokenServiceConfiguration {
 
     /// Password policy and Argon2id cost (`password.*`). Hashes are upgraded on login when the cost changes.
     public struct Password: Sendable, Equatable {
-        /// Shortest accepted password, in characters after NFC normalisation; 8…128. Default: 12.
+        /// Shortest accepted new password, in Unicode code points as sent; 8…128. Default: 12.
         public var minLength: Int = 12
         /// Argon2id iterations (`opslimit`); 1…10. Default: 2.
         public var timeCost: Int = 2

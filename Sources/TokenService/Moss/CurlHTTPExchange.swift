@@ -159,7 +159,11 @@ final class CurlHTTPExchange: @unchecked Sendable {
             }
             return .success((body, status))
         case CURLE_FILESIZE_EXCEEDED:
-            // A declared Content-Length over the limit.
+            // A declared Content-Length over the limit. libcurl checks it on that header line, before the blank
+            // line that settles `headStatus`, so a refusal (401, 503) with a large body is still reported as one.
+            if let status = responseCode(), status >= 100, !(200..<300).contains(status) {
+                return .success((Data(), status))
+            }
             return .failure(.badUpstreamResponse)
         default:
             // Refused, DNS, TLS, dropped, not HTTP, timed out, aborted because the caller left.

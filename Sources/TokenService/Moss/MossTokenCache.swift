@@ -68,7 +68,8 @@ public final class MossTokenCache: Sendable {
     ///   - refreshAhead: see the type's documentation. Default: zero (off, the contract's exact behaviour); 120 s
     ///     keeps clients that subtract their own 60 s margin from ever receiving `expiresIn` ≤ 60. Must not be
     ///     negative.
-    ///   - logger: refresh outcomes go here (`debug` on success, `info` on failure); never a token or key.
+    ///   - logger: refresh outcomes go here (`debug` on success, `info` on failure, `warning` for an upstream token
+    ///     too short-lived to cache); never a token or key.
     ///   - now: the clock, injectable for tests. Default: `ContinuousClock.now`.
     public init(
         upstream: any MossUpstream,

@@ -77,7 +77,7 @@ public final class TokenServer: Sendable {
     @discardableResult
     public func shutdown() async -> Bool {
         let outcome = await http.shutdown(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
-        sessionPurger.stop()
+        await sessionPurger.stop()
         database.close()
         StructuredLogHandler.flushBuffered()
         return outcome == .drained
@@ -89,8 +89,9 @@ public final class TokenServer: Sendable {
     @discardableResult
     public func run() async throws -> Bool {
         defer { StructuredLogHandler.flushBuffered() }
+        sessionPurger.start()  // idempotent: `start()` may have scheduled it already
         let outcome = try await http.run()
-        sessionPurger.stop()
+        await sessionPurger.stop()
         database.close()
         return outcome == .drained
     }

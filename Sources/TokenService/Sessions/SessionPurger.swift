@@ -79,11 +79,12 @@ final class SessionPurger: @unchecked Sendable {
         timer.resume()
     }
 
-    /// Cancels the schedule and waits for a running batch (call before closing the database).
-    func stop() {
+    /// Cancels the schedule and waits for a running batch (call before closing the database); the wait is a
+    /// continuation, so no cooperative thread blocks behind a batch on the writer.
+    func stop() async {
         state.withLock { $0.stopped = true }
         timer.cancel()
-        queue.sync {}
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
     }
 
     /// Runs one purge now (every due batch) and returns how many sessions it deleted.

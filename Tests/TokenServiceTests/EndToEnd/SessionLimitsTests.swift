@@ -104,7 +104,7 @@ struct SessionLimitsTests {
                 now: { Date().addingTimeInterval(1) })
             #expect(await purger.purgeNow() == 4)
             #expect(await purger.purgeNow() == 0)
-            purger.stop()
+            await purger.stop()
             let live = try #require(logins.last)
             #expect(try await server.request("GET", "/auth/me", headers: live.bearer).status == 200)
             #expect(try await server.request("GET", "/auth/me", headers: logins[0].bearer).status == 401)
