@@ -18,12 +18,9 @@ extension SessionStore {
         maxLifetime: Duration, maxPerUser: Int
     ) async throws(StoreError) -> (session: Session, revoked: Int) {
         try await database.write { (connection: Connection) throws(StoreError) in
-            let session = try Self.create(
+            try Self.create(
                 userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL,
-                maxLifetime: maxLifetime, connection)
-            let revoked = try Self.enforceCap(
-                userID: userID, keeping: session.id, max: maxPerUser, now: now, connection)
-            return (session, revoked)
+                maxLifetime: maxLifetime, maxPerUser: maxPerUser, connection)
         }
     }
 
@@ -33,13 +30,23 @@ extension SessionStore {
         maxLifetime: Duration, maxPerUser: Int
     ) throws(StoreError) -> (session: Session, revoked: Int) {
         try database.write { (connection: Connection) throws(StoreError) in
-            let session = try Self.create(
+            try Self.create(
                 userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL,
-                maxLifetime: maxLifetime, connection)
-            let revoked = try Self.enforceCap(
-                userID: userID, keeping: session.id, max: maxPerUser, now: now, connection)
-            return (session, revoked)
+                maxLifetime: maxLifetime, maxPerUser: maxPerUser, connection)
         }
+    }
+
+    /// Creates a session and revokes the user's least recently used live ones beyond `maxPerUser`, in the
+    /// caller's transaction.
+    static func create(
+        userID: String, userAgent: String?, ip: String?, now: Date, refreshTTL: Duration, maxLifetime: Duration,
+        maxPerUser: Int, _ connection: Connection
+    ) throws(StoreError) -> (session: Session, revoked: Int) {
+        let session = try create(
+            userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL,
+            maxLifetime: maxLifetime, connection)
+        let revoked = try enforceCap(userID: userID, keeping: session.id, max: maxPerUser, now: now, connection)
+        return (session, revoked)
     }
 
     /// Deletes at most `limit` sessions that stopped being usable before `cutoff`: revoked, or past their

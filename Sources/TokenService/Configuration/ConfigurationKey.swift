@@ -71,25 +71,21 @@ struct ConfigurationKey {
             return trimmed.isEmpty ? .null : .string(raw)
         case .string, .url, .choice:
             return .string(trimmed)
-        case .keyList:
+        case .keyList, .cidrList:
             if trimmed.isEmpty { return .null }
             do {
                 return try ConfigurationValue.parse(Array(trimmed.utf8))
             } catch {
-                // The text holds secrets: never echo it or the parser's excerpt of it.
-                throw .invalidValue(
-                    key: path, source: source,
-                    reason: #"expected a JSON list such as [{"kid":"k1","secret":"..."}], got text that is not JSON"#)
-            }
-        case .cidrList:
-            if trimmed.isEmpty { return .null }
-            do {
-                return try ConfigurationValue.parse(Array(trimmed.utf8))
-            } catch {
-                throw .invalidValue(
-                    key: path, source: source,
-                    reason: #"expected a JSON list such as ["10.0.0.0/8","2001:db8::/32"], got "#
-                        + "\(ConfigurationValue.string(raw).summary)")
+                let reason: String
+                if case .keyList = kind {
+                    // The text holds secrets: never echo it or the parser's excerpt of it.
+                    reason = #"expected a JSON list such as [{"kid":"k1","secret":"..."}], got text that is not JSON"#
+                } else {
+                    reason =
+                        #"expected a JSON list such as ["10.0.0.0/8","2001:db8::/32"], got "#
+                        + "\(ConfigurationValue.string(raw).summary)"
+                }
+                throw .invalidValue(key: path, source: source, reason: reason)
             }
         }
     }
