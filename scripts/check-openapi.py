@@ -24,6 +24,8 @@ import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from fake_moss import FakeMoss  # noqa: E402
 
 
 def ensure_modules():
@@ -36,6 +38,7 @@ def ensure_modules():
 
 ensure_modules()
 import yaml  # noqa: E402
+
 from jsonschema import Draft202012Validator  # noqa: E402
 from openapi_spec_validator import validate as validate_spec  # noqa: E402
 from referencing import Registry, Resource  # noqa: E402
@@ -61,20 +64,6 @@ def resolve(spec, node, pointer):
         for part in ref[2:].split("/"):
             node = node[part.replace("~1", "/").replace("~0", "~")]
     return node, pointer
-
-
-class FakeMoss(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        body = json.dumps({"token": "moss-project-token", "expiresIn": 3600}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
 
 
 def free_port():

@@ -64,26 +64,8 @@ trap 'exit 130' INT TERM
 # schemathesis writes nothing outside the temporary folder (with --generation-database none, nothing at all).
 cd "$WORK"
 
-# A fake Moss upstream: any POST gets a project token that lives an hour. It writes its port once listening.
-python3 - "$WORK/moss.port" >"$WORK/moss.log" 2>&1 <<'PY' &
-import http.server, json, sys
-class Moss(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        body = json.dumps({"token": "moss-project-token", "expiresIn": 3600}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *args):
-        pass
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Moss)
-with open(sys.argv[1] + ".tmp", "w") as f:
-    f.write(str(server.server_address[1]))
-import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
-server.serve_forever()
-PY
+# The fake Moss upstream of scripts/fake_moss.py: it writes its port once listening.
+python3 "$ROOT/scripts/fake_moss.py" "$WORK/moss.port" >"$WORK/moss.log" 2>&1 &
 MOSS_PID=$!
 for _ in $(seq 1 100); do [[ -s "$WORK/moss.port" ]] && break; sleep 0.05; done
 [[ -s "$WORK/moss.port" ]] || { echo "check-schemathesis: the fake Moss upstream did not start" >&2; cat "$WORK/moss.log" >&2; exit 1; }
