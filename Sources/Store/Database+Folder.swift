@@ -24,22 +24,31 @@ extension Database {
     /// - Throws: `.unavailable(.cannotOpen)` when it cannot be created.
     static func createFolder(of path: String) throws(StoreError) {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
-        let folder = String(path[..<slash])
+        guard createPrivateFolders(String(path[..<slash])) == nil else { throw .unavailable(.cannotOpen) }
+    }
+
+    /// Creates `folder` and its missing parents with mode 0700, exactly, whatever the umask (`mkdir -p -m
+    /// 0700`); existing folders are left as they are. Shared by the store and the development-key file.
+    /// - Returns: nil on success, else the name of the call that failed, with `errno` as it left it (ENOTDIR
+    ///   when the path exists but is not a folder).
+    public static func createPrivateFolders(_ folder: String) -> String? {
         var prefix = folder.hasPrefix("/") ? "/" : ""
         for component in folder.split(separator: "/") {
             prefix += component
             if unsafe mkdir(prefix, folderMode) == 0 {
                 // mkdir's mode passes through the umask, which can only remove bits (umask 0700 would leave 0).
-                guard unsafe chmod(prefix, folderMode) == 0 else { throw .unavailable(.cannotOpen) }
+                guard unsafe chmod(prefix, folderMode) == 0 else { return "chmod" }
             } else if errno != EEXIST {
-                throw .unavailable(.cannotOpen)
+                return "mkdir"
             }
             prefix += "/"
         }
         var isDirectory = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory else {
-            throw .unavailable(.cannotOpen)
+            errno = ENOTDIR
+            return "mkdir"
         }
+        return nil
     }
 
     /// Creates an empty database file at `path` with mode 0600, exactly, unless a file is there already; SQLite

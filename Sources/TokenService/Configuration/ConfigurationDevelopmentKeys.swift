@@ -1,3 +1,5 @@
+import Store
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -99,23 +101,9 @@ struct ConfigurationDevelopmentKeys: Codable, Equatable {
     }
 
     /// Creates `path` and any missing parent folders with mode 0700, exactly, whatever the umask
-    /// (`mkdir -p -m 0700`); existing folders are left as they are.
+    /// (`Database.createPrivateFolders`, the store's own); existing folders are left as they are.
     static func createFolders(_ path: String) throws(SystemError) {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/") {
-            prefix += component
-            if mkdir(prefix, 0o700) == 0 {
-                guard chmod(prefix, 0o700) == 0 else { throw SystemError("chmod") }
-            } else if errno != EEXIST {
-                throw SystemError("mkdir")
-            }
-            prefix += "/"
-        }
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory else {
-            errno = ENOTDIR
-            throw SystemError("mkdir")
-        }
+        if let failedCall = Database.createPrivateFolders(path) { throw SystemError(failedCall) }
     }
 
     static func remove(_ path: String) throws(SystemError) {
