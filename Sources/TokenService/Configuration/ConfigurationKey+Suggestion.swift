@@ -10,15 +10,17 @@ extension ConfigurationKey {
         closest(to: path.lowercased(), in: keys) { $0.path.lowercased() }
     }
 
-    private static func closest(
-        to text: String, in keys: [ConfigurationKey], by name: (ConfigurationKey) -> String
-    ) -> ConfigurationKey? {
-        var best: (key: ConfigurationKey, distance: Int)?
-        for key in keys {
-            let distance = editDistance(text, name(key))
-            if distance < best?.distance ?? .max { best = (key, distance) }
+    /// The candidate whose `name` is closest to `text` (Levenshtein distance; the first in order on a tie):
+    /// keys here, section names and key-list members in the loader.
+    static func closest<Candidate>(
+        to text: String, in candidates: some Sequence<Candidate>, by name: (Candidate) -> String
+    ) -> Candidate? {
+        var best: (candidate: Candidate, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(text, name(candidate))
+            if distance < best?.distance ?? .max { best = (candidate, distance) }
         }
-        return best?.key
+        return best?.candidate
     }
 
     /// The Levenshtein distance between two strings (insertions, deletions and substitutions of bytes).

@@ -117,9 +117,8 @@ public enum ConfigurationLoader {
         var entries: [Entry] = []
         for (section, value) in sections.sorted(by: { $0.key < $1.key }) {
             guard sectionNames.contains(section) else {
-                let closest = sectionNames.min {
-                    (ConfigurationKey.editDistance(section.lowercased(), $0.lowercased()), $0)
-                        < (ConfigurationKey.editDistance(section.lowercased(), $1.lowercased()), $1)
+                let closest = ConfigurationKey.closest(to: section.lowercased(), in: sectionNames.sorted()) {
+                    $0.lowercased()
                 }
                 throw .unknownKey(key: section, source: path, suggestion: closest)
             }

@@ -37,11 +37,9 @@ extension ConfigurationValueCheck {
                 throw ConfigurationError.invalidValue(
                     key: itemKey, source: source, reason: "\(expected), got \(item.typeName)")
             }
-            if let unknown = members.keys.sorted().first(where: { !["kid", "secret", "secretFile"].contains($0) }) {
-                let known = ["kid", "secret", "secretFile"]
-                let closest = known.min {
-                    ConfigurationKey.editDistance(unknown, $0) < ConfigurationKey.editDistance(unknown, $1)
-                }
+            let known = ["kid", "secret", "secretFile"]
+            if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+                let closest = ConfigurationKey.closest(to: unknown, in: known) { $0 }
                 throw ConfigurationError.unknownKey(
                     key: "\(itemKey).\(unknown)", source: source, suggestion: closest.map { "\(itemKey).\($0)" })
             }
