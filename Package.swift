@@ -48,6 +48,10 @@ let package = Package(
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
         .target(name: "AuthAPI", swiftSettings: swiftSettings),
         .target(
+            name: "StructuredLogging", dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl",
@@ -76,6 +80,9 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: swiftSettings),
         .testTarget(name: "PasswordHashTests", dependencies: ["PasswordHash"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StructuredLoggingTests", dependencies: ["StructuredLogging"], swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TokenServiceTests",
             dependencies: [
