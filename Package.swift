@@ -28,6 +28,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
     ],
     targets: [
         // System libraries, found through pkg-config; `providers` names the Debian packages.
@@ -48,10 +51,16 @@ let package = Package(
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
         .target(name: "AuthAPI", swiftSettings: swiftSettings),
         .target(
+            name: "StructuredLogging", dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Atomics", package: "swift-atomics"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -59,9 +68,11 @@ let package = Package(
         .executableTarget(
             name: "tokenvend",
             dependencies: [
-                "TokenService", "TokenClient", "JWT",
+                "TokenService", "TokenClient", "JWT", "StructuredLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -77,10 +88,15 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: swiftSettings),
         .testTarget(name: "PasswordHashTests", dependencies: ["PasswordHash"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "StructuredLoggingTests", dependencies: ["StructuredLogging"], swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "TokenServiceTests",
             dependencies: [
-                "TokenService", "JWT", "HTTPServer", "Store",
+                "TokenService", "JWT", "HTTPServer", "Store", "StructuredLogging",
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import StructuredLogging
 import TokenService
 
 /// `tokenvend serve`: runs the server until SIGTERM or SIGINT.
@@ -22,7 +23,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let loaded = try options.load(prepareStorage: true)
-        let logger = ServerLogging.bootstrap(loaded.configuration.log)
+        let logging = ServerLogging.bootstrap(loaded.configuration.log)
+        let output = logging.output
+        defer { output.flush() }  // every exit below, thrown or not, writes the lines still buffered
+        let logger = logging.logger
         for note in loaded.notes { logger.warning("\(note.description)") }
         if !loaded.ignoredEnvironmentVariables.isEmpty {
             logger.debug(
@@ -31,21 +35,20 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let server: TokenServer
         do {
-            server = try TokenServer(configuration: loaded.configuration, logger: logger)
+            server = try TokenServer(
+                configuration: loaded.configuration, logger: logger, metricsRegistry: ServerMetrics.bootstrap(),
+                flush: { output.flush() })
             _ = try server.start()
         } catch {
             logger.critical("tokenvend cannot start", metadata: ["error": "\(error)"])
-            StructuredLogHandler.flushBuffered()
             throw ExitCode.failure
         }
         let drained = try await server.run()
         guard drained else {
             logger.error("tokenvend stopped with requests still in flight after the shutdown grace period")
-            StructuredLogHandler.flushBuffered()
             throw ExitCode.failure
         }
         logger.info("tokenvend stopped")
-        StructuredLogHandler.flushBuffered()
     }
 }
 

@@ -15,7 +15,7 @@ extension AuthService {
         do {
             try limitAddress(request)
         } catch {
-            metrics.logins.increment("rate_limited")
+            metrics.logins.increment(.rateLimited)
             throw error
         }
         let strategy = try Self.strategy(of: request)
@@ -26,7 +26,7 @@ extension AuthService {
             throw ServiceError.invalidRequest("The email address is not valid.")
         }
         if case .limited(let seconds) = limits.accountFailures.check(email.value, now: monotonicSeconds()) {
-            metrics.logins.increment("rate_limited")
+            metrics.logins.increment(.rateLimited)
             throw ServiceError.tooManyRequests(retryAfter: seconds)
         }
         let user: Store.User?
@@ -47,12 +47,12 @@ extension AuthService {
                 return hasher.verify(password, against: storedHash)
             }
         } catch {
-            metrics.logins.increment("overloaded")
+            metrics.logins.increment(.overloaded)
             throw error
         }
         guard verified, let user, let password, let storedHash else {
             limits.accountFailures.record(email.value, now: monotonicSeconds())
-            metrics.logins.increment("failed")
+            metrics.logins.increment(.failed)
             throw ServiceError.invalidCredentials
         }
         limits.accountFailures.reset(email.value)
@@ -69,11 +69,11 @@ extension AuthService {
                 ip: address, now: now(), refreshTTL: limits.refreshTTL,
                 maxLifetime: limits.sessionMaxLifetime, maxPerUser: limits.maxSessionsPerUser)
             session = created.session
-            if created.revoked > 0 { metrics.sessionsRevoked.increment("session_cap", by: Double(created.revoked)) }
+            if created.revoked > 0 { metrics.sessionsRevoked.increment(.sessionCap, by: created.revoked) }
         } catch {
             throw Self.mapStore(error)
         }
-        metrics.logins.increment("succeeded")
+        metrics.logins.increment(.succeeded)
         return try tokenResponse(user: user, session: session, counter: session.counter, strategy: strategy)
     }
 

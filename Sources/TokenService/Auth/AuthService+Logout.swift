@@ -40,7 +40,7 @@ extension AuthService {
         } catch {
             throw Self.mapStore(error)
         }
-        if revoked > 0 { metrics.sessionsRevoked.increment("logout", by: Double(revoked)) }
+        if revoked > 0 { metrics.sessionsRevoked.increment(.logout, by: revoked) }
         return scope == .others ? HTTPResponse(status: HTTPStatus(code: 204)) : Self.loggedOut(request)
     }
 

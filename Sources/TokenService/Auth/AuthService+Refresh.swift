@@ -50,7 +50,7 @@ extension AuthService {
             return try tokenResponse(user: user, session: session, counter: counter, strategy: strategy)
         case .reuseDetected(let sessionID, let userID):
             metrics.refreshReuseDetected.increment()
-            metrics.sessionsRevoked.increment("reuse")
+            metrics.sessionsRevoked.increment(.reuse)
             context.accessLogMetadata["user.id"] = .string(userID)
             context.logger.warning(
                 "refresh token reuse detected; session revoked", metadata: ["session.id": "\(sessionID)"])

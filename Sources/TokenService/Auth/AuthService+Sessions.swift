@@ -58,7 +58,7 @@ extension AuthService {
             throw Self.mapStore(error)
         }
         guard revoked > 0 else { throw ServiceError.notFound }
-        metrics.sessionsRevoked.increment("revoked_by_user")
+        metrics.sessionsRevoked.increment(.revokedByUser)
         return HTTPResponse(status: HTTPStatus(code: 204))
     }
 }

@@ -14,8 +14,8 @@ extension AuthService {
         guard let refresh = refreshTokens.encode(sessionID: session.id, counter: counter) else {
             throw ServiceError.invalidGrant
         }
-        metrics.tokensIssued.increment("access")
-        metrics.tokensIssued.increment("refresh")
+        metrics.tokensIssued.increment(.access)
+        metrics.tokensIssued.increment(.refresh)
         var headers = HTTPHeaders.noStore
         let body: TokenResponse
         switch strategy {

@@ -1,69 +1,88 @@
 public import HTTPServer
+public import Prometheus
+import Synchronization
 
-/// The metric families tokenvend exposes at `GET /metrics`, created once per server.
+/// The metrics tokenvend exposes at `GET /metrics`, kept in a swift-prometheus registry.
+///
+/// The registry is the executable's: it bootstraps swift-metrics with a `PrometheusMetricsFactory` over the same
+/// registry, so metrics that libraries emit through swift-metrics appear on `/metrics` beside these. Every series
+/// is made once (at start-up, or on its first use) and then updated without building labels or looking it up in
+/// the registry. Values kept by other components (hashing-pool load, Moss calls) are copied in by samplers that
+/// run when `/metrics` is rendered.
 public struct ServiceMetrics: Sendable {
-    /// The registry the families live in; `render()` gives the `/metrics` body.
-    public let registry: MetricsRegistry
-    /// `tokenvend_http_requests_total{route,method,status}`. Every label comes from a fixed set (see
-    /// `labels(for:)`), so clients cannot create series.
-    public let requests: CounterFamily
-    /// `tokenvend_http_request_duration_seconds{route}`.
-    public let requestDuration: HistogramFamily
-    /// `tokenvend_logins_total{result}`: `succeeded`, `failed`, `rate_limited`, `overloaded`.
-    public let logins: CounterFamily
-    /// `tokenvend_tokens_issued_total{kind}`: `access`, `refresh`, `moss`, `stream`.
-    public let tokensIssued: CounterFamily
+    /// The registry the metrics live in (the one `/metrics` renders).
+    public let registry: PrometheusCollectorRegistry
+    /// `tokenvend_http_requests_total{route,method,status}` and `tokenvend_http_request_duration_seconds{route}`.
+    public let requests: RequestMetrics
+    /// `tokenvend_logins_total{result}`.
+    public let logins: LabelledCounter<LoginResult>
+    /// `tokenvend_tokens_issued_total{kind}`.
+    public let tokensIssued: LabelledCounter<IssuedTokenKind>
     /// `tokenvend_refresh_reuse_detected_total`.
-    public let refreshReuseDetected: CounterFamily
-    /// `tokenvend_sessions_revoked_total{reason}`: `logout`, `reuse`, `user_disabled`, `revoked_by_user`,
-    /// `session_cap` (a login beyond `session.maxPerUser`).
-    public let sessionsRevoked: CounterFamily
+    public let refreshReuseDetected: ServiceCounter
+    /// `tokenvend_sessions_revoked_total{reason}` (`session_cap`: a login beyond `session.maxPerUser`).
+    public let sessionsRevoked: LabelledCounter<RevocationReason>
+    private let samplers: Samplers
 
-    /// Creates the families in a new registry.
-    public init() {
-        let registry = MetricsRegistry()
+    /// Creates the metrics in `registry`. Default: a new registry of their own.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        requests = registry.counter(
-            "tokenvend_http_requests_total", help: "HTTP requests by route, method and status.",
-            labels: ["route", "method", "status"])
-        requestDuration = registry.histogram(
-            "tokenvend_http_request_duration_seconds", help: "Time from a complete request to its response.",
-            labels: ["route"],
-            buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
-        logins = registry.counter(
-            "tokenvend_logins_total", help: "Login attempts by result.", labels: ["result"])
-        tokensIssued = registry.counter(
-            "tokenvend_tokens_issued_total", help: "Tokens issued by kind.", labels: ["kind"])
-        refreshReuseDetected = registry.counter(
-            "tokenvend_refresh_reuse_detected_total", help: "Spent refresh tokens presented again (session revoked).")
-        sessionsRevoked = registry.counter(
-            "tokenvend_sessions_revoked_total", help: "Sessions revoked by reason.", labels: ["reason"])
+        requests = RequestMetrics(registry: registry)
+        logins = LabelledCounter(
+            registry: registry, name: "tokenvend_logins_total", help: "Login attempts by result.", label: "result")
+        tokensIssued = LabelledCounter(
+            registry: registry, name: "tokenvend_tokens_issued_total", help: "Tokens issued by kind.", label: "kind")
+        refreshReuseDetected = ServiceCounter(
+            registry: registry, name: "tokenvend_refresh_reuse_detected_total",
+            help: "Spent refresh tokens presented again (session revoked).")
+        sessionsRevoked = LabelledCounter(
+            registry: registry, name: "tokenvend_sessions_revoked_total", help: "Sessions revoked by reason.",
+            label: "reason")
+        samplers = Samplers()
     }
 
     /// Counts one finished request and its latency (the HTTP server's observer calls this for every response).
     public func record(_ completed: CompletedRequest) {
-        let labels = Self.labels(for: completed)
-        requests.increment(labels.route, labels.method, labels.status)
-        requestDuration.observe(Double(completed.durationMicroseconds) / 1_000_000, labels: [labels.route])
+        requests.record(completed)
     }
 
-    /// The statuses that label a series by their code; any other is labelled by its class (`2xx` … `5xx`).
-    static let labelledStatuses: Set<Int> = [
-        200, 201, 204, 400, 401, 403, 404, 405, 408, 409, 413, 414, 415, 422, 429, 431, 500, 501, 502, 503, 504, 505,
-    ]
+    /// Registers a gauge whose value `read` gives when `/metrics` is rendered.
+    public func gauge(_ name: String, help: String, read: @escaping @Sendable () -> Double) {
+        let gauge = registry.makeGauge(name: name, help: help)
+        samplers.add { gauge.set(to: read()) }
+    }
 
-    /// The labels of one request, each from a fixed set: `route` is a route template or `unmatched`, `method`
-    /// one of `HTTPMethod.known` or `other` (`-` for a request rejected before its method was read), `status`
-    /// one of `labelledStatuses` or a status class.
-    static func labels(for completed: CompletedRequest) -> (route: String, method: String, status: String) {
-        let method: String
-        if completed.method == "-" {
-            method = "-"
-        } else {
-            method = HTTPMethod(completed.method).isKnown ? completed.method : "other"
+    /// Registers a counter kept by another component; `read` gives its running total when `/metrics` is rendered
+    /// (a total that goes down is ignored: a counter only rises).
+    public func counter(_ name: String, help: String, read: @escaping @Sendable () -> UInt64) {
+        let counter = registry.makeCounter(name: name, help: help)
+        let published = Mutex<UInt64>(0)
+        samplers.add {
+            published.withLock { last in
+                let total = read()
+                guard total > last else { return }
+                counter.increment(by: Int64(clamping: total - last))
+                last = total
+            }
         }
-        let code = completed.status.code
-        let status = labelledStatuses.contains(code) ? String(code) : "\(min(max(code / 100, 1), 5))xx"
-        return (completed.route ?? "unmatched", method, status)
+    }
+
+    /// The `/metrics` body: runs the samplers, then renders the whole registry in the text format 0.0.4.
+    public func exposition() -> [UInt8] {
+        samplers.run()
+        return registry.emitToBuffer()
+    }
+}
+
+/// The closures that copy values kept elsewhere into the registry before it is rendered.
+private final class Samplers: Sendable {
+    private let all = Mutex<[@Sendable () -> Void]>([])
+
+    func add(_ sampler: @escaping @Sendable () -> Void) {
+        all.withLock { $0.append(sampler) }
+    }
+
+    func run() {
+        for sampler in all.withLock({ $0 }) { sampler() }
     }
 }

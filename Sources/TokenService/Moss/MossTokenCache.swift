@@ -75,7 +75,7 @@ public final class MossTokenCache: Sendable {
         upstream: any MossUpstream,
         refreshMargin: Duration = MossTokenCache.defaultRefreshMargin,
         refreshAhead: Duration = .zero,
-        logger: Logger = Logger(label: "tokenvend.moss"),
+        logger: Logger,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         precondition(refreshMargin >= .zero, "the Moss refresh margin must not be negative")

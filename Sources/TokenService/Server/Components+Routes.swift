@@ -22,7 +22,7 @@ extension Components {
         router.get("/metrics") { _, _ in
             HTTPResponse(
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
-                body: Array(metrics.registry.render().utf8))
+                body: metrics.exposition())
         }
         router.post("/auth/register") { request, context async throws in try await auth.register(request, context) }
         router.post("/auth/login") { request, context async throws in try await auth.login(request, context) }

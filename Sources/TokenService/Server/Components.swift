@@ -83,15 +83,15 @@ struct Components: Sendable {
         // Refresh ahead of the serving margin, so clients that themselves refetch 60 s early keep hitting
         // the cache instead of waiting on Moss.
         let cache = MossTokenCache(upstream: chosen, refreshAhead: .seconds(120), logger: logger)
-        metrics.registry.counter(
+        metrics.counter(
             "tokenvend_moss_upstream_calls_total", help: "Project-token requests to the Moss auth service."
         ) {
             let statistics = cache.statistics
-            return Double(statistics.refreshes + statistics.failures)
+            return UInt64(clamping: statistics.refreshes + statistics.failures)
         }
-        metrics.registry.counter(
+        metrics.counter(
             "tokenvend_moss_upstream_failures_total", help: "Failed project-token requests to the Moss auth service."
-        ) { Double(cache.statistics.failures) }
+        ) { UInt64(clamping: cache.statistics.failures) }
         return cache
     }
 }

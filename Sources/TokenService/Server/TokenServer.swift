@@ -3,6 +3,7 @@ import HTTPServer
 import JWT
 public import Logging
 import PasswordHash
+public import Prometheus
 import Store
 
 /// The whole service: the database, the token keys, the hashing pool, the Moss cache, the routes and the
@@ -23,6 +24,9 @@ public final class TokenServer: Sendable {
     let sessionPurger: SessionPurger
     let http: HTTPServer
     let logger: Logger
+    /// Writes buffered log lines (the executable's `LogOutput.flush`); called after each batch of socket events
+    /// and when the server stops.
+    let flush: @Sendable () -> Void
 
     /// Builds the service; nothing listens until `start()`.
     ///
@@ -31,15 +35,22 @@ public final class TokenServer: Sendable {
     ///   - logger: Where the access lines and service events go.
     ///   - mossUpstream: Replaces the HTTP exchange with Moss (tests). Default: the configured `moss.authURL`.
     ///   - now: The wall clock for token times. Default: the system clock.
+    ///   - metricsRegistry: The registry `/metrics` renders; the executable hands in the one it bootstrapped
+    ///     swift-metrics with, so libraries' metrics appear there too. Default: a new registry of its own.
+    ///   - flush: Writes the log lines buffered by `logger`'s output; the server calls it after every batch of
+    ///     socket events and when it stops. Default: nothing (for unbuffered handlers).
     /// - Throws: `StoreError` when the database cannot be opened or migrated, `JWTError.weakKey` for a key the
     ///   loader did not refuse, or `ServiceError` for a missing key. (The password hasher is built on first use.)
     public init(
         configuration: TokenServiceConfiguration, logger: Logger, mossUpstream: (any MossUpstream)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        flush: @escaping @Sendable () -> Void = {}
     ) throws {
         self.configuration = configuration
         self.logger = logger
-        let metrics = ServiceMetrics()
+        self.flush = flush
+        let metrics = ServiceMetrics(registry: metricsRegistry)
         self.metrics = metrics
         let database = try Store.Database(configuration: .init(path: configuration.database.path))
         self.database = database
@@ -52,11 +63,11 @@ public final class TokenServer: Sendable {
         self.http = HTTPServer(
             configuration: configuration.httpConfiguration, router: router, logger: logger,
             observer: { completed in metrics.record(completed) },
-            afterEvents: { StructuredLogHandler.flushBuffered() })
-        metrics.registry.gauge("tokenvend_password_hash_queue_depth", help: "Password hashes waiting for a thread.") {
+            afterEvents: flush)
+        metrics.gauge("tokenvend_password_hash_queue_depth", help: "Password hashes waiting for a thread.") {
             Double(components.hashingPool.load.queued)
         }
-        metrics.registry.gauge("tokenvend_password_hashes_in_flight", help: "Password hashes running now.") {
+        metrics.gauge("tokenvend_password_hashes_in_flight", help: "Password hashes running now.") {
             Double(components.hashingPool.load.inFlight)
         }
     }
@@ -79,7 +90,7 @@ public final class TokenServer: Sendable {
         let outcome = await http.shutdown(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
         await sessionPurger.stop()
         database.close()
-        StructuredLogHandler.flushBuffered()
+        flush()
         return outcome == .drained
     }
 
@@ -88,7 +99,7 @@ public final class TokenServer: Sendable {
     ///   the grace period ran out and requests were cut off (`tokenvend serve` then exits 1).
     @discardableResult
     public func run() async throws -> Bool {
-        defer { StructuredLogHandler.flushBuffered() }
+        defer { flush() }
         sessionPurger.start()  // idempotent: `start()` may have scheduled it already
         let outcome = try await http.run()
         await sessionPurger.stop()

@@ -33,7 +33,7 @@ struct TokenVending: Sendable {
             throw ServiceError.insufficientScope
         }
         let issued = try stream.issue(ids: ids, now: now)
-        metrics.tokensIssued.increment("stream")
+        metrics.tokensIssued.increment(.stream)
         return .json(bytes: Self.body(token: issued.token, expiresIn: issued.expiresIn), headers: .noStore)
     }
 
@@ -50,7 +50,7 @@ struct TokenVending: Sendable {
     }
 
     private func mossResponse(_ vended: MossVendedToken) -> HTTPResponse {
-        metrics.tokensIssued.increment("moss")
+        metrics.tokensIssued.increment(.moss)
         return .json(bytes: Self.body(token: vended.token, expiresIn: vended.expiresIn), headers: .noStore)
     }
 

@@ -59,7 +59,7 @@ final class LiveServer: Sendable {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/") ?? URL(fileURLWithPath: "/") }
 
     /// Refresh tokens the server has issued so far (logins and refreshes: `tokenvend_tokens_issued_total`).
-    var refreshTokensIssued: Int { Int(server.metrics.tokensIssued.value("refresh")) }
+    var refreshTokensIssued: Int { Int(server.metrics.tokensIssued.value(.refresh)) }
 
     /// Successful `POST /auth/refresh` answers so far (`tokenvend_http_requests_total`).
     var refreshesAnswered: Int { Int(server.metrics.requests.value("/auth/refresh", "POST", "200")) }

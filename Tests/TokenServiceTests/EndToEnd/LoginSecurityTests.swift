@@ -43,7 +43,7 @@ struct LoginSecurityTests {
             #expect(limited.errorCode == "too_many_requests")
             let retryAfter = try #require(limited.headers["retry-after"].flatMap(Int.init))
             #expect(retryAfter > 0 && retryAfter <= 900)
-            #expect(server.server.metrics.logins.value("rate_limited") == 1)
+            #expect(server.server.metrics.logins.value(.rateLimited) == 1)
         }
     }
 

@@ -22,7 +22,7 @@ struct SessionLimitsTests {
             let ids = try #require(try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])
             #expect(ids.count == 2)
             #expect(try await server.request("GET", "/auth/me", headers: second.bearer).status == 200)
-            #expect(server.server.metrics.sessionsRevoked.value("session_cap") == 1)
+            #expect(server.server.metrics.sessionsRevoked.value(.sessionCap) == 1)
         }
     }
 

@@ -75,7 +75,7 @@ struct StreamTokenTests {
                 #expect(refused.status == 403)
                 #expect(refused.errorCode == "insufficient_scope")
             }
-            #expect(server.server.metrics.tokensIssued.value("stream") == 2)
+            #expect(server.server.metrics.tokensIssued.value(.stream) == 2)
             let bad = try await server.request(
                 "POST", "/stream-token", headers: user.bearer, json: #"{"customerIds":{"crm":42}}"#)
             #expect(bad.status == 400)
@@ -91,7 +91,7 @@ struct StreamTokenTests {
                 #expect(refused.status == 400, "\(body)")
                 #expect(refused.errorCode == "invalid_request", "\(body)")
             }
-            #expect(server.server.metrics.tokensIssued.value("stream") == 0)
+            #expect(server.server.metrics.tokensIssued.value(.stream) == 0)
             let empty = try await server.request("POST", "/stream-token", headers: user.bearer, json: "{}")
             #expect(empty.status == 200)
         }
@@ -125,7 +125,7 @@ struct StreamTokenTests {
             _ = try accounts.disable(email: disabled.email)
             accounts.close()
             #expect(try await server.request("POST", "/stream-token", headers: disabled.bearer).status == 401)
-            #expect(server.server.metrics.tokensIssued.value("stream") == 0)
+            #expect(server.server.metrics.tokensIssued.value(.stream) == 0)
         }
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import Prometheus
+import StructuredLogging
 import Testing
 import TokenService
 
@@ -28,7 +30,9 @@ final class TestServer: Sendable {
     /// Starts a server; `environment` adds or overrides `TOKENVEND_*` settings.
     init(
         environment extra: [String: String] = [:], mossUpstream: (any MossUpstream)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        flush: @escaping @Sendable () -> Void = {}
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tokenvend-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -51,7 +55,9 @@ final class TestServer: Sendable {
             StructuredLogHandler(label: label, format: .json, level: .trace, fileDescriptor: descriptor)
         }
         logger.logLevel = .trace
-        server = try TokenServer(configuration: configuration, logger: logger, mossUpstream: mossUpstream, now: now)
+        server = try TokenServer(
+            configuration: configuration, logger: logger, mossUpstream: mossUpstream, now: now,
+            metricsRegistry: metricsRegistry, flush: flush)
         port = try server.start()
     }
 

@@ -10,38 +10,32 @@ import Synchronization
 ///
 /// Unbuffered, each line is one `write(2)` (atomic on a pipe below `PIPE_BUF`, and on an `O_APPEND` file).
 /// Buffered, lines are appended whole to a `Mutex`-guarded buffer that is written when it passes 16 KiB, when
-/// a line at `warning` or above arrives, and whenever `flushBuffered()` runs: the HTTP server calls it after
-/// every batch of socket events (so an access line reaches the file within that batch, before the loop sleeps)
-/// and on shutdown. Lines are never split or interleaved; the buffer lock also orders the writes.
-final class LogOutput: Sendable {
-    let fileDescriptor: Int32
-    let buffered: Bool
+/// a line at `warning` or above arrives, and whenever `flush()` runs. The executable creates one buffered
+/// output for stderr, binds every handler to it (so lines stay in order) and hands `flush` to the server, which
+/// calls it after every batch of socket events (so an access line reaches the file within that batch, before the
+/// loop sleeps) and on shutdown. Lines are never split or interleaved; the buffer lock also orders the writes.
+/// There is no process-wide state: whoever creates an output owns it and flushes it.
+///
+/// ```swift
+/// let output = LogOutput(fileDescriptor: 2, buffered: true)
+/// LoggingSystem.bootstrap { StructuredLogHandler(label: $0, format: .json, level: .info, output: output) }
+/// defer { output.flush() }
+/// ```
+public final class LogOutput: Sendable {
+    /// The descriptor lines are written to.
+    public let fileDescriptor: Int32
+    /// Whether lines below `warning` wait in the buffer until `flush()` or 16 KiB.
+    public let buffered: Bool
     private let buffer = Mutex<[UInt8]>([])
     private static let flushThreshold = 16384
-    /// Every buffered output, so `flushBuffered()` can reach them.
-    private static let bufferedOutputs = Mutex<[LogOutput]>([])
 
-    private init(fileDescriptor: Int32, buffered: Bool) {
+    /// Creates an output for `fileDescriptor` (default: stderr).
+    ///
+    /// - Parameter buffered: Collect lines below `warning` in a buffer, written when it passes 16 KiB, when a
+    ///   `warning` or worse arrives, and on `flush()`. Default: false (one `write(2)` per line).
+    public init(fileDescriptor: Int32 = 2, buffered: Bool = false) {
         self.fileDescriptor = fileDescriptor
         self.buffered = buffered
-    }
-
-    /// The output for `fileDescriptor`: a new unbuffered one, or the process-wide buffered one for that
-    /// descriptor (shared by every handler so lines stay in order).
-    static func output(fileDescriptor: Int32, buffered: Bool) -> LogOutput {
-        guard buffered else { return LogOutput(fileDescriptor: fileDescriptor, buffered: false) }
-        return bufferedOutputs.withLock { outputs in
-            if let existing = outputs.first(where: { $0.fileDescriptor == fileDescriptor }) { return existing }
-            let output = LogOutput(fileDescriptor: fileDescriptor, buffered: true)
-            outputs.append(output)
-            return output
-        }
-    }
-
-    /// Writes the buffered lines of every buffered output now.
-    static func flushBuffered() {
-        let outputs = bufferedOutputs.withLock { $0 }
-        for output in outputs { output.flush() }
     }
 
     /// Takes one finished line (ending in a newline); `urgent` lines are written at once with what is buffered.
@@ -63,8 +57,8 @@ final class LogOutput: Sendable {
         }
     }
 
-    /// Writes what is buffered.
-    func flush() {
+    /// Writes what is buffered now. Cheap when nothing is buffered; does nothing for an unbuffered output.
+    public func flush() {
         buffer.withLock { pending in
             guard !pending.isEmpty else { return }
             Self.writeAll(fileDescriptor, pending)

@@ -4,8 +4,8 @@ public import Logging
 ///
 /// Each line is built in memory and written whole, so lines from concurrent threads never interleave: by
 /// default with a single `write(2)` per line (a line shorter than `PIPE_BUF` is atomic on a pipe, and writes
-/// to a file opened `O_APPEND` are atomic too); with `buffered: true`, through a per-descriptor buffer that
-/// the HTTP server flushes after every batch of socket events (see `flushBuffered()`), so a busy server makes
+/// to a file opened `O_APPEND` are atomic too); through a buffered `LogOutput` shared by every handler, which
+/// its owner flushes (the server after every batch of socket events, see `LogOutput`), so a busy server makes
 /// one `write(2)` per batch instead of one per request. Timestamps are UTC with millisecond precision. Values
 /// are escaped; nothing here decides what may be logged: callers never pass secrets (see the tests that grep
 /// the captured logs). Metadata keys follow `ts`, `level`, `label`, `msg` in sorted order.
@@ -25,22 +25,19 @@ public struct StructuredLogHandler: LogHandler {
     private let format: Format
     private let output: LogOutput
 
-    /// Creates a handler for `label` writing `format` lines to `fileDescriptor` (default: stderr).
-    ///
-    /// - Parameter buffered: Collect lines below `warning` in a buffer shared by every buffered handler of
-    ///   the descriptor, written when it passes 16 KiB, when a `warning` or worse arrives, and on
-    ///   `flushBuffered()` (which `TokenServer` calls after each batch of socket events and on shutdown).
-    ///   Default: false (one `write(2)` per line).
-    public init(label: String, format: Format, level: Logger.Level, fileDescriptor: Int32 = 2, buffered: Bool = false) {
+    /// Creates a handler for `label` writing `format` lines to `output`, an output shared by every handler of
+    /// the process so buffered lines stay in order.
+    public init(label: String, format: Format, level: Logger.Level, output: LogOutput) {
         self.label = label
         self.format = format
         self.logLevel = level
-        self.output = LogOutput.output(fileDescriptor: fileDescriptor, buffered: buffered)
+        self.output = output
     }
 
-    /// Writes the lines buffered by every `buffered` handler now. Cheap when nothing is buffered.
-    public static func flushBuffered() {
-        LogOutput.flushBuffered()
+    /// Creates a handler for `label` writing `format` lines to `fileDescriptor` (default: stderr), one
+    /// `write(2)` per line.
+    public init(label: String, format: Format, level: Logger.Level, fileDescriptor: Int32 = 2) {
+        self.init(label: label, format: format, level: level, output: LogOutput(fileDescriptor: fileDescriptor))
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {

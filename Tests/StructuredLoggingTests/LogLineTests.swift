@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TokenService
+@testable import StructuredLogging
 
 @Suite struct LogLineTests {
     @Test("JSON lines copy plain values and escape quotes, backslashes and control characters")
