@@ -1,47 +1,41 @@
 import Dispatch
-import Foundation
+public import Foundation
 import Synchronization
 
 #if canImport(Glibc)
     import Glibc
-#elseif canImport(Darwin)
-    import Darwin
 #endif
 
-/// A test-only HTTP/1.1 responder on 127.0.0.1 (port chosen by the kernel) that plays a scripted reply per
-/// request and records what it received. One request per connection (`Connection: close`).
+/// A raw-socket upstream on 127.0.0.1 for the answers `HTTPServer` cannot give on purpose: closing without an
+/// answer, bytes that are not HTTP, a body that never ends (HTTPServer writes whole, length-framed bodies
+/// only), and a stall that notices when the client hangs up (HTTPServer keeps a connection whose handler is
+/// still running and tells the handler nothing). Well-formed answers come from ``FakeUpstream``.
 ///
-/// Always call ``shutdown()``; it stops the accept loop, cuts scripted delays short and closes the listener.
-final class FakeUpstreamServer: Sendable {
-    /// What to do with the n-th request (0-based).
-    enum Reply: Sendable {
-        /// Answer with `status`, `body` (`Content-Type: application/json`) and extra `headers` after `delay`.
-        case respond(status: Int, body: String, delay: Duration = .zero, headers: [String: String] = [:])
+/// One request per connection. Always call ``shutdown()``: it stops the accept loop, ends stalls and endless
+/// bodies, and closes the listener.
+public final class HostileUpstream: Sendable {
+    /// What to do with the n-th request (0-based), once it has been read.
+    public enum Behaviour: Sendable {
         /// Close the connection without writing anything.
         case closeWithoutAnswer
-        /// Write `bytes` as they are (not an HTTP answer), then close.
+        /// Write `text` as it is (an answer that is not HTTP, or a hand-made one), then close.
         case raw(String)
-        /// Answer with `status` and a body that never ends: `{"token":"aaaa…` in chunks of `chunkBytes`, until the
+        /// Answer `status` with a body that never ends: `{"token":"aaaa…` in chunks of `chunkBytes`, until the
         /// client goes away or the server stops. `contentLength` is declared when given (chunked otherwise).
         case endlessBody(status: Int, contentLength: Int?, chunkBytes: Int = 16_384)
-    }
+        /// Answer nothing for `duration` (counting a client that hangs up meanwhile in ``hangUps``), then close.
+        case stall(Duration)
 
-    /// A request as received.
-    struct Request: Sendable {
-        var method: String
-        var target: String
-        /// Header names lowercased.
-        var headers: [String: String]
-        var body: [UInt8]
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+        /// A complete, well-formed JSON answer written by hand (for scripts that mix it with hostile ones).
+        public static func answer(status: Int, body: String) -> Behaviour {
+            .raw(
+                "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)"
+                    + "\r\nConnection: close\r\n\r\n\(body)")
+        }
     }
 
     private struct State {
-        var requests: [Request] = []
-        var connections = 0
+        var requests = 0
         var stopped = false
         var streamedBytes = 0
         var streamsEnded = 0
@@ -49,55 +43,43 @@ final class FakeUpstreamServer: Sendable {
     }
 
     /// The port the listener is bound to.
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
-    private let script: @Sendable (Int) -> Reply
+    private let script: @Sendable (Int) -> Behaviour
     private let state = Mutex(State())
     private let acceptLoopDone = DispatchSemaphore(value: 0)
 
     /// Binds 127.0.0.1:0 and starts accepting on a background thread.
-    init(script: @escaping @Sendable (Int) -> Reply) throws {
-        let (fd, port) = try Self.bindLoopback()
-        self.listener = fd
-        self.port = port
+    public init(script: @escaping @Sendable (Int) -> Behaviour) throws {
+        (listener, port) = try RawHTTP.bindLoopback()
         self.script = script
         let thread = Thread { [self] in acceptLoop() }
-        thread.name = "FakeUpstreamServer.accept"
+        thread.name = "HostileUpstream.accept"
         thread.start()
     }
 
-    /// Answers every request the same way.
-    convenience init(always reply: Reply) throws {
-        try self.init(script: { _ in reply })
+    /// Behaves the same way for every request.
+    public convenience init(always behaviour: Behaviour) throws {
+        try self.init(script: { _ in behaviour })
     }
 
     /// `http://127.0.0.1:<port>/identity/auth/token`.
-    var url: URL {
-        get throws {
-            guard let url = URL(string: "http://127.0.0.1:\(port)/identity/auth/token") else {
-                throw Failure(description: "bad URL")
-            }
-            return url
-        }
-    }
+    public var url: URL { FakeUpstream.url(port: Int(port)) }
 
-    /// Requests received so far, in arrival order.
-    var requests: [Request] { state.withLock { $0.requests } }
+    /// Complete requests read so far.
+    public var callCount: Int { state.withLock { $0.requests } }
 
-    /// Body bytes written so far by ``Reply/endlessBody(status:contentLength:chunkBytes:)`` replies.
-    var streamedBytes: Int { state.withLock { $0.streamedBytes } }
+    /// Body bytes written so far by ``Behaviour/endlessBody(status:contentLength:chunkBytes:)``.
+    public var streamedBytes: Int { state.withLock { $0.streamedBytes } }
 
     /// Endless bodies that stopped because the client went away (or the server stopped).
-    var streamsEnded: Int { state.withLock { $0.streamsEnded } }
+    public var streamsEnded: Int { state.withLock { $0.streamsEnded } }
 
-    /// Scripted delays cut short because the client closed the connection meanwhile.
-    var hangUps: Int { state.withLock { $0.hangUps } }
+    /// Stalls cut short because the client closed the connection meanwhile.
+    public var hangUps: Int { state.withLock { $0.hangUps } }
 
-    /// Number of complete requests received.
-    var callCount: Int { state.withLock { $0.requests.count } }
-
-    /// Stops accepting, cuts delays short and closes the listener. Idempotent.
-    func shutdown() {
+    /// Stops accepting, ends stalls and endless bodies, and closes the listener. Idempotent.
+    public func shutdown() {
         let first = state.withLock { state in
             defer { state.stopped = true }
             return !state.stopped
@@ -111,44 +93,34 @@ final class FakeUpstreamServer: Sendable {
 
     private func acceptLoop() {
         defer { acceptLoopDone.signal() }
+        var index = 0
         while !isStopped {
             var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 20) > 0 else { continue }
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { continue }
-            let index = state.withLock { state in
-                defer { state.connections += 1 }
-                return state.connections
-            }
-            DispatchQueue.global().async { [self] in serve(connection, index: index) }
+            let behaviour = script(index)
+            index += 1
+            DispatchQueue.global().async { [self] in serve(connection, behaviour) }
         }
     }
 
-    private func serve(_ connection: Int32, index: Int) {
+    private func serve(_ connection: Int32, _ behaviour: Behaviour) {
         defer { close(connection) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         // A client that stops reading without closing ends an endless body after a while, not never.
-        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard let request = readRequest(connection) else { return }
-        state.withLock { $0.requests.append(request) }
-        switch script(index) {
+        RawHTTP.setTimeouts(connection, seconds: 5)
+        guard Self.readRequest(connection) else { return }
+        state.withLock { $0.requests += 1 }
+        switch behaviour {
         case .closeWithoutAnswer:
             return
         case .raw(let text):
-            writeAll(connection, Array(text.utf8))
-            closeWriteSide(connection)
-        case .respond(let status, let body, let delay, let headers):
-            if delay > .zero, !waitUnlessStopped(delay, watching: connection) { return }
-            let bodyBytes = Array(body.utf8)
-            let head =
-                "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\n"
-                + headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-                + "Content-Length: \(bodyBytes.count)\r\nConnection: close\r\n\r\n"
-            writeAll(connection, Array(head.utf8) + bodyBytes)
-            closeWriteSide(connection)
+            RawHTTP.writeAll(connection, Array(text.utf8))
+            _ = Glibc.shutdown(connection, Int32(SHUT_WR))
         case .endlessBody(let status, let contentLength, let chunkBytes):
             streamEndlessly(connection, status: status, contentLength: contentLength, chunkBytes: chunkBytes)
+        case .stall(let duration):
+            stall(duration, watching: connection)
         }
     }
 
@@ -156,7 +128,7 @@ final class FakeUpstreamServer: Sendable {
         defer { state.withLock { $0.streamsEnded += 1 } }
         let framing = contentLength.map { "Content-Length: \($0)\r\n" } ?? "Transfer-Encoding: chunked\r\n"
         let head = "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\n\(framing)\r\n"
-        guard writeAll(connection, Array(head.utf8)) else { return }
+        guard RawHTTP.writeAll(connection, Array(head.utf8)) else { return }
         var payload = Array(#"{"token":""#.utf8)
         payload += [UInt8](repeating: UInt8(ascii: "a"), count: max(chunkBytes - payload.count, 1))
         var first = true
@@ -166,135 +138,46 @@ final class FakeUpstreamServer: Sendable {
             let framed =
                 contentLength == nil
                 ? Array((String(piece.count, radix: 16) + "\r\n").utf8) + piece + Array("\r\n".utf8) : piece
-            guard writeAll(connection, framed) else { return }
+            guard RawHTTP.writeAll(connection, framed) else { return }
             state.withLock { $0.streamedBytes += piece.count }
         }
     }
 
-    /// Sleeps in short slices; returns false when the server stopped meanwhile or the client hung up (counted in
-    /// ``hangUps``).
-    private func waitUnlessStopped(_ delay: Duration, watching connection: Int32) -> Bool {
-        let deadline = ContinuousClock.now + delay
-        while ContinuousClock.now < deadline {
-            if isStopped { return false }
+    /// Sleeps in short slices until `duration` passes, the server stops, or the client hangs up (counted).
+    private func stall(_ duration: Duration, watching connection: Int32) {
+        let deadline = ContinuousClock.now + duration
+        while ContinuousClock.now < deadline, !isStopped {
             var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 10) > 0 {
-                var byte: UInt8 = 0
-                // Readable with nothing to read: the client closed (or reset) its side.
-                if recv(connection, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0 {
-                    state.withLock { $0.hangUps += 1 }
-                    return false
-                }
-                usleep(10_000)
+            guard poll(&poller, 1, 10) > 0 else { continue }
+            var byte: UInt8 = 0
+            // Readable with nothing to read: the client closed (or reset) its side.
+            if recv(connection, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0 {
+                state.withLock { $0.hangUps += 1 }
+                return
             }
+            usleep(10_000)
         }
-        return !isStopped
     }
 
-    private func readRequest(_ connection: Int32) -> Request? {
+    /// Reads one request head and its `Content-Length` body; false when the client went away first.
+    private static func readRequest(_ connection: Int32) -> Bool {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        var headEnd: Int?
+        let separator = Array("\r\n\r\n".utf8)
         var expectedTotal: Int?
-        while true {
-            if headEnd == nil, let end = Self.find(separator, in: buffer) {
-                headEnd = end
-                let head = String(decoding: buffer[..<end], as: UTF8.self)
-                let length = Self.headers(of: head)["content-length"].flatMap { Int($0) } ?? 0
-                expectedTotal = end + separator.count + length
-            }
-            if let expectedTotal, buffer.count >= expectedTotal { break }
+        while expectedTotal.map({ buffer.count < $0 }) ?? true {
             let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return nil }
+            guard count > 0 else { return false }
             buffer.append(contentsOf: chunk[..<count])
-        }
-        guard let headEnd, let expectedTotal else { return nil }
-        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
-        let requestLine = head.split(separator: "\r\n", maxSplits: 1).first.map(String.init) ?? ""
-        let parts = requestLine.split(separator: " ").map(String.init)
-        return Request(
-            method: parts.first ?? "",
-            target: parts.count > 1 ? parts[1] : "",
-            headers: Self.headers(of: head),
-            body: Array(buffer[(headEnd + separator.count)..<expectedTotal])
-        )
-    }
-
-    private static func headers(of head: String) -> [String: String] {
-        var headers: [String: String] = [:]
-        for line in head.split(separator: "\r\n").dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        return headers
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count)
-        where haystack[start..<(start + needle.count)].elementsEqual(needle) {
-            return start
-        }
-        return nil
-    }
-
-    /// Writes every byte; false when the peer went away (or a send timed out).
-    @discardableResult
-    private func writeAll(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes {
-                send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            if expectedTotal == nil,
+                let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) })
+            {
+                let head = String(decoding: buffer[..<end], as: UTF8.self).lowercased()
+                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+                expectedTotal = end + separator.count + (length ?? 0)
             }
-            guard written > 0 else { return false }
-            offset += written
         }
         return true
     }
-
-    private static func bindLoopback() throws -> (Int32, UInt16) {
-        #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(fd, 128) == 0 else {
-            let code = errno
-            close(fd)
-            throw Failure(description: "bind/listen: errno \(code)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else {
-            close(fd)
-            throw Failure(description: "getsockname: errno \(errno)")
-        }
-        return (fd, UInt16(bigEndian: address.sin_port))
-    }
-
-    /// A port on 127.0.0.1 that nothing listens on (bound, then closed), for "connection refused".
-    static func deadPort() throws -> UInt16 {
-        let (fd, port) = try bindLoopback()
-        close(fd)
-        return port
-    }
-}
-
-/// Half-closes a connection after the answer (a file-scope function, so `shutdown` is the C one).
-private func closeWriteSide(_ connection: Int32) {
-    _ = shutdown(connection, Int32(SHUT_WR))
 }
