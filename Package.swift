@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "TokenServiceTesting",
             dependencies: [
-                "TokenService", "TokenClient", "HTTPServer", "HTTPServerTesting", "Store",
+                "TokenService", "TokenClient", "HTTPServer", "HTTPServerTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TokenServiceTesting", swiftSettings: swiftSettings

@@ -79,14 +79,9 @@ public final class TestServer: Sendable {
         port = mode == .socket ? try server.start() : 0
     }
 
-    /// Drains and stops the server (or, in ``Mode/router``, closes its database), and removes its files.
+    /// Drains and stops the server (in ``Mode/router`` it only closes the database), and removes its files.
     public func stop() async {
-        switch mode {
-        case .socket:
-            await server.shutdown()
-        case .router:
-            driver.close()
-        }
+        await server.shutdown()
         close(logDescriptor)
         try? FileManager.default.removeItem(at: directory)
     }
