@@ -84,7 +84,8 @@ let package = Package(
         ),
 
         .testTarget(name: "JWTTests", dependencies: ["JWT"], swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: swiftSettings),
         .testTarget(name: "PasswordHashTests", dependencies: ["PasswordHash"], swiftSettings: swiftSettings),
         .testTarget(
@@ -93,19 +94,49 @@ let package = Package(
         .testTarget(
             name: "TokenServiceTests",
             dependencies: [
-                "TokenService", "JWT", "HTTPServer", "Store", "StructuredLogging",
+                "TokenService", "JWT", "HTTPServer", "Store", "StructuredLogging", "TokenServiceTesting",
+                "HTTPServerTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),
+        // The client's unit tests need only the client (no server), so they can run on Apple platforms too.
         .testTarget(
-            name: "TokenClientTests",
-            dependencies: [
-                "TokenClient", "TokenService", "tokenvend", .product(name: "Logging", package: "swift-log"),
-            ],
+            name: "TokenClientTests", dependencies: ["TokenClient", "AuthAPI", "TokenClientTesting"],
+            swiftSettings: swiftSettings),
+        .testTarget(name: "AuthAPITests", dependencies: ["AuthAPI"], swiftSettings: swiftSettings),
+        // TokenClient against a real in-process TokenServer.
+        .testTarget(
+            name: "TokenClientEndToEndTests",
+            dependencies: ["TokenClient", "AuthAPI", "TokenService", "TokenServiceTesting", "TokenClientTesting"],
             swiftSettings: swiftSettings
         ),
+        // The `tokenvend` command line: its client commands against the fake and the real server.
+        .testTarget(
+            name: "tokenvendTests",
+            dependencies: ["tokenvend", "TokenClient", "AuthAPI", "TokenServiceTesting", "TokenClientTesting"],
+            swiftSettings: swiftSettings
+        ),
+
+        // Test support (Hummingbird's HummingbirdTesting pattern): libraries the test targets share, never
+        // shipped. HTTPServerTesting needs only HTTPServer, so HTTPServerTests does not build TokenService.
+        .target(
+            name: "HTTPServerTesting", dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/HTTPServerTesting", swiftSettings: swiftSettings),
+        .target(
+            name: "TokenServiceTesting",
+            dependencies: [
+                "TokenService", "TokenClient", "HTTPServer", "HTTPServerTesting", "StructuredLogging",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Tests/TokenServiceTesting", swiftSettings: swiftSettings
+        ),
+        // The client's test doubles (FakeAuthServer behind HTTPTransport, a hand-moved clock); client only.
+        .target(
+            name: "TokenClientTesting", dependencies: ["TokenClient", "AuthAPI"], path: "Tests/TokenClientTesting",
+            swiftSettings: swiftSettings),
     ]
 )

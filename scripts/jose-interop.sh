@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Cross-checks tokenvend's JWT implementation against PyJWT, in both directions, for HS256/HS384/HS512:
 # tokens signed by `tokenvend jwt sign` must verify in PyJWT, PyJWT's tokens must verify with `tokenvend jwt verify`,
-# and both must refuse each other's tampered or algorithm-swapped tokens.
+# and both must refuse each other's tampered or algorithm-swapped tokens; a stream token minted by a running
+# `tokenvend serve` must verify in PyJWT.
 #
 # Usage: scripts/jose-interop.sh            (builds the debug `tokenvend` unless TOKENVEND_BIN is set)
 # Needs python3; installs PyJWT with pip when it is missing. Exits 0 when every check passes, 1 on a failure.
@@ -98,6 +99,63 @@ PY
 )"
 if "$BIN" jwt verify --secret-file "$WORK/secret" "$EXPIRED" >/dev/null 2>&1; then fail "tokenvend accepted an expired token"
 else pass "tokenvend refuses PyJWT's expired token"; fi
+
+# A stream token minted by a running `tokenvend serve` (register, log in, POST /stream-token) verifies in PyJWT
+# with the configured secret, with exactly the header and claims docs/API.md promises; a wrong secret is refused.
+if python3 - "$BIN" "$WORK" <<'PY'
+import json, os, socket, subprocess, sys, time, urllib.request, jwt
+binary, work = sys.argv[1], sys.argv[2]
+secret = "jose-interop-stream-secret-jose-interop-stream-secret-0123456789"
+with socket.socket() as probe:
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+environment = {name: value for name, value in os.environ.items() if not name.startswith("TOKENVEND_")}
+environment.update({
+    "TOKENVEND_SERVER_PORT": str(port), "TOKENVEND_DATABASE_PATH": os.path.join(work, "stream.sqlite"),
+    "TOKENVEND_PASSWORD_TIME_COST": "1", "TOKENVEND_PASSWORD_MEMORY_COST": "8192",
+    "TOKENVEND_STREAM_KEYS": json.dumps([{"kid": "interop", "secret": secret}]),
+})
+log = open(os.path.join(work, "server.log"), "w")
+server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1"], env=environment, stdout=log, stderr=log, cwd=work)
+
+def call(method, path, body=None, bearer=None):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    if bearer:
+        request.add_header("Authorization", f"Bearer {bearer}")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"{}")
+
+try:
+    for _ in range(400):
+        try:
+            call("GET", "/healthz")
+            break
+        except OSError:
+            assert server.poll() is None, open(os.path.join(work, "server.log")).read()
+            time.sleep(0.05)
+    credentials = {"email": "interop@example.com", "password": "correct horse battery"}
+    call("POST", "/auth/register", credentials)
+    login = call("POST", "/auth/login", credentials)
+    answer = call("POST", "/stream-token", bearer=login["accessToken"])
+    token = answer["token"]
+    claims = jwt.decode(token, secret.encode(), algorithms=["HS512"], options={"require": ["exp", "iat"]})
+    assert jwt.get_unverified_header(token) == {"alg": "HS512", "typ": "JWT", "kid": "interop"}, token
+    assert set(claims) == {"exp", "iat", "ids"}, claims
+    assert claims["ids"] == {"registered": login["user"]["id"]}, claims
+    assert claims["exp"] - claims["iat"] == answer["expiresIn"] == 900, (claims, answer)
+    try:
+        jwt.decode(token, b"not-the-stream-secret-not-the-stream-secret-not-the-stream-secret", algorithms=["HS512"])
+        raise AssertionError("PyJWT accepted the stream token with the wrong secret")
+    except jwt.InvalidSignatureError:
+        pass
+finally:
+    server.terminate()
+    server.wait(timeout=30)
+PY
+then pass "a stream token minted by tokenvend serve verifies in PyJWT (header, exp/iat/ids) and not with another secret"
+else fail "PyJWT rejected (or could not fetch) a stream token minted by tokenvend serve"; fi
 
 if [[ $failures -gt 0 ]]; then
     echo "$failures interop check(s) failed" >&2

@@ -1,4 +1,4 @@
-import Dispatch
+import HTTPServerTesting
 import Logging
 import Testing
 
@@ -72,7 +72,5 @@ enum TestRoutes {
 
 /// Runs blocking client I/O on a Dispatch thread, so the cooperative pool stays free for async handlers.
 func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
+    try await RawHTTP.offPool(work)
 }

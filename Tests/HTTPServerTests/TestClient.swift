@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServerTesting
 import Testing
 
 #if canImport(Glibc)
@@ -18,29 +19,18 @@ struct TestResponse: Sendable {
 
 enum TestClientError: Error { case connect(Int32), send(Int32), malformed(String), timedOut }
 
-/// A blocking raw-socket HTTP/1.1 client for end-to-end tests; reads time out after 5 s.
+/// A blocking raw-socket HTTP/1.1 client for end-to-end tests, on ``RawHTTP``'s connection; reads time out after
+/// 5 s.
 /// Used by one test, from one thread at a time (handed to `offPool` and awaited), hence `@unchecked Sendable`.
 final class TestClient: @unchecked Sendable {
     let fd: Int32
     var buffer: [UInt8] = []
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let error = errno
-            Glibc.close(fd)
-            throw TestClientError.connect(error)
+        do {
+            fd = try RawHTTP.connect(port: port)
+        } catch {
+            throw TestClientError.connect(error.code)
         }
     }
 
@@ -49,12 +39,7 @@ final class TestClient: @unchecked Sendable {
     func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw TestClientError.send(errno) }
-            offset += n
-        }
+        guard RawHTTP.writeAll(fd, bytes) else { throw TestClientError.send(errno) }
     }
 
     /// Reads more bytes; false on EOF or reset.

@@ -2,6 +2,7 @@ import AuthAPI
 import Foundation
 import Testing
 import TokenClient
+import TokenClientTesting
 
 @Suite("StreamTokenProvider")
 struct StreamTokenProviderTests {

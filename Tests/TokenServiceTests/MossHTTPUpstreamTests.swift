@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServerTesting
 import InMemoryLogging
 import Logging
 import Testing
@@ -15,12 +16,20 @@ private func makeUpstream(url: URL, timeout: Duration = .seconds(5)) -> MossHTTP
     )
 }
 
-/// Runs `body` against a fake server that is shut down on every path.
+/// Runs `body` against a fake upstream (tokenvend's own HTTPServer) that is shut down on every path.
 private func withServer<T>(
-    _ script: @escaping @Sendable (Int) -> FakeUpstreamServer.Reply,
-    _ body: (FakeUpstreamServer) async throws -> T
+    _ script: @escaping @Sendable (Int) -> FakeUpstream.Answer,
+    _ body: (FakeUpstream) async throws -> T
 ) async throws -> T {
-    let server = try FakeUpstreamServer(script: script)
+    try await withFakeUpstream(script: script, body)
+}
+
+/// Runs `body` against a raw-socket upstream that misbehaves as scripted, shut down on every path.
+private func withHostileServer<T>(
+    _ script: @escaping @Sendable (Int) -> HostileUpstream.Behaviour,
+    _ body: (HostileUpstream) async throws -> T
+) async throws -> T {
+    let server = try HostileUpstream(script: script)
     defer { server.shutdown() }
     return try await body(server)
 }
@@ -32,9 +41,9 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
 @Suite(.timeLimit(.minutes(1))) struct MossHTTPUpstreamTests {
     @Test("posts the project credentials as JSON and returns the token on 200")
     func success() async throws {
-        try await withServer({ _ in .respond(status: 200, body: #"{"token":"eyJ.moss.tok","expiresIn":3600}"#) }) {
+        try await withServer({ _ in .init(status: 200, body: #"{"token":"eyJ.moss.tok","expiresIn":3600}"#) }) {
             server in
-            let token = try await makeUpstream(url: try server.url).fetchProjectToken()
+            let token = try await makeUpstream(url: server.url).fetchProjectToken()
             #expect(token == MossProjectToken(token: "eyJ.moss.tok", expiresIn: 3600))
 
             let request = try #require(server.requests.first)
@@ -58,8 +67,8 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
     )
     func statusMapping(status: Int, expected: MossError) async throws {
         let body = #"{"error":"nope","detail":"\#(mossTestProjectKey)"}"#
-        let result = try await withServer({ _ in .respond(status: status, body: body) }) { server in
-            await fetch(makeUpstream(url: try server.url))
+        let result = try await withServer({ _ in .init(status: status, body: body) }) { server in
+            await fetch(makeUpstream(url: server.url))
         }
         #expect(result == .failure(expected))
         #expect(expected.httpStatus == 502)
@@ -68,20 +77,20 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
 
     @Test("does not follow redirects, so the key only ever goes to the configured URL")
     func refusesRedirects() async throws {
-        let elsewhere = try FakeUpstreamServer(always: .respond(status: 200, body: #"{"token":"t","expiresIn":3600}"#))
-        defer { elsewhere.shutdown() }
-        let location = try elsewhere.url.absoluteString
-        let result = try await withServer({ _ in .respond(status: 307, body: "", headers: ["Location": location]) }) {
-            server in await fetch(makeUpstream(url: try server.url))
+        try await withServer({ _ in .init(status: 200, body: #"{"token":"t","expiresIn":3600}"#) }) { elsewhere in
+            let location = elsewhere.url.absoluteString
+            let result = try await withServer({ _ in .init(status: 307, body: "", headers: ["Location": location]) }) {
+                server in await fetch(makeUpstream(url: server.url))
+            }
+            #expect(result == .failure(.upstreamFailed(status: 307)))
+            #expect(elsewhere.callCount == 0)
         }
-        #expect(result == .failure(.upstreamFailed(status: 307)))
-        #expect(elsewhere.callCount == 0)
     }
 
     @Test("a 200 with garbage JSON is a bad upstream response (502)")
     func garbageOverTheWire() async throws {
-        let result = try await withServer({ _ in .respond(status: 200, body: "<html>oops</html>") }) { server in
-            await fetch(makeUpstream(url: try server.url))
+        let result = try await withServer({ _ in .init(status: 200, body: "<html>oops</html>") }) { server in
+            await fetch(makeUpstream(url: server.url))
         }
         #expect(result == .failure(.badUpstreamResponse))
     }
@@ -116,9 +125,9 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
 
     @Test("an endless 200 body fails as soon as it passes 64 KiB, at once, and the transfer stops there")
     func endlessBody() async throws {
-        try await withServer({ _ in .endlessBody(status: 200, contentLength: nil) }) { server in
+        try await withHostileServer({ _ in .endlessBody(status: 200, contentLength: nil) }) { server in
             let started = ContinuousClock.now
-            let result = await fetch(makeUpstream(url: try server.url, timeout: .seconds(40)))
+            let result = await fetch(makeUpstream(url: server.url, timeout: .seconds(40)))
             #expect(result == .failure(.badUpstreamResponse))
             // Decided by the limit, not the deadline (which would be upstreamUnavailable): the write callback
             // refuses the first byte past 64 KiB (tens of milliseconds when idle; 2 s leaves room for a loaded
@@ -131,9 +140,9 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
 
     @Test("a declared Content-Length over 64 KiB fails on the head, and the transfer stops there")
     func oversizedContentLength() async throws {
-        try await withServer({ _ in .endlessBody(status: 200, contentLength: 1 << 40) }) { server in
+        try await withHostileServer({ _ in .endlessBody(status: 200, contentLength: 1 << 40) }) { server in
             let started = ContinuousClock.now
-            let result = await fetch(makeUpstream(url: try server.url, timeout: .seconds(40)))
+            let result = await fetch(makeUpstream(url: server.url, timeout: .seconds(40)))
             #expect(result == .failure(.badUpstreamResponse))
             #expect(ContinuousClock.now - started < .seconds(2))
             try await Self.expectTransferStopped(server)
@@ -142,9 +151,9 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
 
     @Test("a non-2xx answer is settled on its head: an endless error body is never read")
     func errorStatusWithEndlessBody() async throws {
-        try await withServer({ _ in .endlessBody(status: 503, contentLength: nil) }) { server in
+        try await withHostileServer({ _ in .endlessBody(status: 503, contentLength: nil) }) { server in
             let started = ContinuousClock.now
-            let result = await fetch(makeUpstream(url: try server.url, timeout: .seconds(40)))
+            let result = await fetch(makeUpstream(url: server.url, timeout: .seconds(40)))
             #expect(result == .failure(.upstreamFailed(status: 503)))
             #expect(ContinuousClock.now - started < .seconds(2))
             try await Self.expectTransferStopped(server)
@@ -154,7 +163,7 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
     /// The client hung up (the fake's writes fail instead of going on until the timeout), and only a bounded
     /// amount got through before: what the client read plus what the socket buffers on both sides held. Under
     /// 8 MiB, where a transfer that reads on after the refusal lets tens of megabytes through.
-    private static func expectTransferStopped(_ server: FakeUpstreamServer) async throws {
+    private static func expectTransferStopped(_ server: HostileUpstream) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while server.streamsEnded == 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
@@ -169,22 +178,22 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
         let padding = String(repeating: "p", count: MossHTTPUpstream.maximumBodyBytes - prefix.utf8.count - 2)
         let body = prefix + padding + #""}"#
         #expect(body.utf8.count == MossHTTPUpstream.maximumBodyBytes)
-        try await withServer({ _ in .respond(status: 200, body: body) }) { server in
-            let result = await fetch(makeUpstream(url: try server.url))
+        try await withServer({ _ in .init(status: 200, body: body) }) { server in
+            let result = await fetch(makeUpstream(url: server.url))
             #expect(result == .success(MossProjectToken(token: "tok", expiresIn: 3600)))
         }
     }
 
     @Test("an upstream slower than the timeout is unavailable (503), within the deadline")
     func slowUpstream() async throws {
-        let reply = FakeUpstreamServer.Reply.respond(
+        let reply = FakeUpstream.Answer(
             status: 200,
             body: #"{"token":"late","expiresIn":3600}"#,
             delay: .seconds(5)
         )
         try await withServer({ _ in reply }) { server in
             let started = ContinuousClock.now
-            let result = await fetch(makeUpstream(url: try server.url, timeout: .milliseconds(300)))
+            let result = await fetch(makeUpstream(url: server.url, timeout: .milliseconds(300)))
             let elapsed = ContinuousClock.now - started
             #expect(result == .failure(.upstreamUnavailable))
             #expect(elapsed >= .milliseconds(250))
@@ -196,32 +205,32 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
 
     @Test("an answer that is not HTTP is unavailable (503), like any other transport failure")
     func notHTTP() async throws {
-        let result = try await withServer({ _ in .raw("SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n\r\n") }) { server in
-            await fetch(makeUpstream(url: try server.url))
+        let result = try await withHostileServer({ _ in .raw("SSH-2.0-OpenSSH_9.2\r\nnot http at all\r\n\r\n") }) {
+            server in
+            await fetch(makeUpstream(url: server.url))
         }
         #expect(result == .failure(.upstreamUnavailable))
     }
 
     @Test("an upstream that closes without answering is unavailable (503)")
     func closesWithoutAnswer() async throws {
-        let result = try await withServer({ _ in .closeWithoutAnswer }) { server in
-            await fetch(makeUpstream(url: try server.url))
+        let result = try await withHostileServer({ _ in .closeWithoutAnswer }) { server in
+            await fetch(makeUpstream(url: server.url))
         }
         #expect(result == .failure(.upstreamUnavailable))
     }
 
     @Test("a port nobody listens on is unavailable (503)")
     func connectionRefused() async throws {
-        let port = try FakeUpstreamServer.deadPort()
+        let port = try RawHTTP.deadPort()
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/identity/auth/token"))
         #expect(await fetch(makeUpstream(url: url)) == .failure(.upstreamUnavailable))
     }
 
     @Test("cancelling the caller ends the exchange at once and closes the connection")
     func cancellation() async throws {
-        let reply = FakeUpstreamServer.Reply.respond(status: 200, body: "{}", delay: .seconds(30))
-        try await withServer({ _ in reply }) { server in
-            let upstream = makeUpstream(url: try server.url, timeout: .seconds(30))
+        try await withHostileServer({ _ in .stall(.seconds(30)) }) { server in
+            let upstream = makeUpstream(url: server.url, timeout: .seconds(30))
             let started = ContinuousClock.now
             let task = Task { await fetch(upstream) }
             while server.callCount == 0 { await Task.yield() }
@@ -239,17 +248,17 @@ private func fetch(_ upstream: MossHTTPUpstream) async -> Result<MossProjectToke
 
     @Test("the cache over real HTTP: concurrent callers, one call; a failed call is retried after the backoff")
     func cacheEndToEnd() async throws {
-        let script: @Sendable (Int) -> FakeUpstreamServer.Reply = { index in
+        let script: @Sendable (Int) -> FakeUpstream.Answer = { index in
             index == 0
-                ? .respond(status: 200, body: #"{"token":"tok-1","expiresIn":3600}"#, delay: .milliseconds(200))
-                : .respond(status: 401, body: #"{"error":"bad key"}"#)
+                ? .init(status: 200, body: #"{"token":"tok-1","expiresIn":3600}"#, delay: .milliseconds(200))
+                : .init(status: 401, body: #"{"error":"bad key"}"#)
         }
         try await withServer(script) { server in
             let handler = InMemoryLogHandler()
             var logger = Logger(label: "test.moss", factory: { _ in handler })
             logger.logLevel = .trace
             let clock = MossTestClock()
-            let cache = MossTokenCache(upstream: makeUpstream(url: try server.url), logger: logger) { clock.now }
+            let cache = MossTokenCache(upstream: makeUpstream(url: server.url), logger: logger) { clock.now }
             let tokens = await withTaskGroup(of: String?.self) { group in
                 for _ in 0..<200 { group.addTask { try? await cache.token().token } }
                 return await group.reduce(into: [String?]()) { $0.append($1) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenServiceTesting
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -97,7 +98,7 @@ final class ChildServer {
     }
 }
 
-/// A minimal JSON-over-HTTP client for the child server: no cookies, no cache, short timeouts.
+/// A minimal JSON-over-HTTP client for the child server, on the suite's one ``TestSession``.
 struct ChildClient: Sendable {
     /// An answer: status and the decoded JSON object (empty when there is none).
     struct Answer: @unchecked Sendable {  // `object` holds only JSONSerialization values, never mutated.
@@ -119,7 +120,7 @@ struct ChildClient: Sendable {
             request.httpBody = Data(json.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (data, response) = try await Self.session.data(for: request)
+        let (data, response) = try await TestSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         let object = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
         return Answer(status: status, object: object)
@@ -132,15 +133,4 @@ struct ChildClient: Sendable {
     func credentials(_ email: String, _ password: String) -> String {
         #"{"email":"\#(email)","password":"\#(password)"}"#
     }
-
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = 15
-        configuration.httpMaximumConnectionsPerHost = 32
-        return URLSession(configuration: configuration)
-    }()
 }

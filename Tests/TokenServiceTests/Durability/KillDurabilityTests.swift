@@ -2,6 +2,7 @@ import Foundation
 import Store
 import Synchronization
 import Testing
+import TokenServiceTesting
 
 /// `kill -9` of the real binary in the middle of refreshes, registrations and logouts, then a restart on the
 /// same database: nothing acknowledged is lost and no session ends up with two live refresh tokens.

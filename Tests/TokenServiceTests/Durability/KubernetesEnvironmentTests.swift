@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenServiceTesting
 
 /// The real `tokenvend serve` binary in the environment a Kubernetes pod gets when a Service named `tokenvend`
 /// exists in its namespace (service links are on by default).

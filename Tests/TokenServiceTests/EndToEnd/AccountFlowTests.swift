@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import TokenService
+import TokenServiceTesting
 
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
 struct AccountFlowTests {
     @Test("register, log in, read me, refresh and log out, as the iOS client does")
     func fullSession() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let login = try await server.signUp(email: "Ada@Example.com ")
             #expect(login.email == "Ada@Example.com ")
             let me = try await server.request("GET", "/auth/me", headers: login.bearer)
@@ -45,7 +46,7 @@ struct AccountFlowTests {
 
     @Test("emails are unique after trimming, NFC and lowercasing")
     func emailNormalisation() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let first = try await server.request(
                 "POST", "/auth/register", json: #"{"email":"  Zoe\u0301@Example.COM","password":"long enough 1"}"#)
             #expect(first.status == 201)
@@ -60,7 +61,7 @@ struct AccountFlowTests {
 
     @Test("a look-alike email from another script is a different account that cannot log in as the original")
     func lookAlikeEmails() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             _ = try await server.signUp(email: "paypal@example.com")
             let cyrillic = "p\u{430}ypal@example.com"
             let register = try await server.request(
@@ -74,7 +75,7 @@ struct AccountFlowTests {
 
     @Test("SQL metacharacters in an email are stored and matched verbatim")
     func sqlMetacharacters() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let email = "o'brien\\\\\\\";--drop@example.com"
             let login = try await server.signUp(email: email)
             let me = try await server.request("GET", "/auth/me", headers: login.bearer)
@@ -100,7 +101,7 @@ struct AccountFlowTests {
             (#"{"email":"#, 400),
         ])
     func registrationValidation(body: String, status: Int) async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let response = try await server.request("POST", "/auth/register", json: body)
             #expect(response.status == status)
             #expect(response.errorCode == "invalid_request")
@@ -109,7 +110,7 @@ struct AccountFlowTests {
 
     @Test("a body that is not JSON gets 415")
     func unsupportedMediaType() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let response = try await server.request(
                 "POST", "/auth/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
                 json: "email=a%40example.com&password=x")
@@ -120,7 +121,7 @@ struct AccountFlowTests {
 
     @Test("a password of 129 characters is refused at registration")
     func passwordTooLong() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let password = String(repeating: "é", count: 129)
             let response = try await server.request(
                 "POST", "/auth/register", json: #"{"email":"long@example.com","password":"\#(password)"}"#)
@@ -134,7 +135,7 @@ struct AccountFlowTests {
 
     @Test("registration can be closed by configuration")
     func registrationClosed() async throws {
-        try await withTestServer(environment: ["TOKENVEND_REGISTRATION_ENABLED": "false"]) { server in
+        try await withTestServer(mode: .router, environment: ["TOKENVEND_REGISTRATION_ENABLED": "false"]) { server in
             let response = try await server.request(
                 "POST", "/auth/register", json: #"{"email":"a@example.com","password":"long enough 1"}"#)
             #expect(response.status == 403)

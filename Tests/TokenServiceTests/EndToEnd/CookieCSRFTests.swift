@@ -2,6 +2,7 @@ import Foundation
 import JWT
 import Testing
 import TokenService
+import TokenServiceTesting
 
 /// The CSRF token of cookie mode, and the check on refresh and logout carried by cookies.
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
@@ -34,7 +35,7 @@ struct CookieCSRFTests {
 
     @Test("the csrf_token cookie is 32 random bytes in base64url (43 characters), new at every login")
     func csrfTokenShape() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let first = try await cookieSession(server)
             let second = try await cookieSession(server)
             for token in [first.csrf, second.csrf] {
@@ -48,7 +49,7 @@ struct CookieCSRFTests {
 
     @Test("a refresh carried by the cookie needs X-CSRF-Token equal to the csrf_token cookie, else 403")
     func refreshNeedsCSRF() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let jar = try await cookieSession(server)
             let cookie = "refresh_token=\(jar.refresh); csrf_token=\(jar.csrf)"
             let missing = try await server.request("POST", "/auth/refresh", headers: ["Cookie": cookie])
@@ -71,7 +72,7 @@ struct CookieCSRFTests {
 
     @Test("a logout carried by the refresh cookie needs X-CSRF-Token, else 403 and the session lives on")
     func logoutNeedsCSRF() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let jar = try await cookieSession(server)
             let cookie = "refresh_token=\(jar.refresh); csrf_token=\(jar.csrf)"
             for scope in ["", "?scope=global"] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenService
+import TokenServiceTesting
 
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
 struct CookieModeTests {
@@ -25,7 +26,7 @@ struct CookieModeTests {
 
     @Test("cookie login sets HttpOnly Secure SameSite=Strict cookies and keeps tokens out of the body")
     func cookieLogin() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let user = try await server.signUp()
             let response = try await cookieLogin(server, user)
             #expect(response.status == 200)
@@ -42,7 +43,7 @@ struct CookieModeTests {
 
     @Test("a cookie-authenticated unsafe request needs the CSRF header; safe ones do not")
     func csrfCheck() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let user = try await server.signUp()
             let login = try await cookieLogin(server, user)
             let jar = cookies(login)
@@ -63,7 +64,7 @@ struct CookieModeTests {
 
     @Test("a refresh that comes with only the cookie is answered with cookies, not tokens in the body")
     func cookieRefreshDefaultsToCookies() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let user = try await server.signUp()
             let login = try await cookieLogin(server, user)
             let refresh = try #require(cookies(login)["refresh_token"])
@@ -79,7 +80,7 @@ struct CookieModeTests {
 
     @Test("refresh and logout work from the cookies alone")
     func cookieRefreshAndLogout() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let user = try await server.signUp()
             let login = try await cookieLogin(server, user)
             let jar = cookies(login)

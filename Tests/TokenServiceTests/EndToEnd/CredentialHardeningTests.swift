@@ -2,6 +2,7 @@ import Foundation
 import JWT
 import Testing
 import TokenService
+import TokenServiceTesting
 
 /// Logout scopes that reach other sessions, the form of the `Authorization` field, and the lifetime of an
 /// access token.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenService
+import TokenServiceTesting
 
 /// A database on a tiny tmpfs that the test fills up, as a disk that runs out of space would.
 /// Mounting needs root, as `make test` itself does (it installs system packages); CI runs as root.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenService
+import TokenServiceTesting
 
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
 struct LoginSecurityTests {

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPServerTesting
 import Testing
+import TokenServiceTesting
 
 /// Clients cannot create metric series: methods and paths they make up end in fixed labels.
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPServerTesting
 import Testing
+import TokenServiceTesting
 
 @testable import TokenService
 
@@ -7,70 +9,71 @@ import Testing
 struct MossEndpointTests {
     static let projectKey = "moss-project-key-that-must-never-leak-0123456789"
 
-    private func environment(_ upstream: FakeUpstreamServer) throws -> [String: String] {
+    private func environment(_ url: URL) -> [String: String] {
         [
             "TOKENVEND_MOSS_PROJECT_ID": "project-1", "TOKENVEND_MOSS_PROJECT_KEY": Self.projectKey,
-            "TOKENVEND_MOSS_AUTH_URL": try upstream.url.absoluteString,
+            "TOKENVEND_MOSS_AUTH_URL": url.absoluteString,
         ]
     }
 
     @Test("serves the project token from the Moss auth service with expiresIn less the 60 s margin")
     func vendsProjectToken() async throws {
-        let upstream = try FakeUpstreamServer(
-            always: .respond(status: 200, body: #"{"token":"moss-abc","expiresIn":3600}"#))
-        defer { upstream.shutdown() }
-        try await withTestServer(environment: try environment(upstream)) { server in
-            let user = try await server.signUp()
-            let response = try await server.request("GET", "/moss-token", headers: user.bearer)
-            #expect(response.status == 200)
-            #expect(response.headers["cache-control"] == "no-store")
-            let body = try response.object()
-            #expect(body["token"] as? String == "moss-abc")
-            let expiresIn = try #require(body["expiresIn"] as? Int)
-            #expect((3530...3540).contains(expiresIn))
-            let sent = try #require(upstream.requests.first)
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(sent.body)) as? [String: String])
-            #expect(json == ["projectId": "project-1", "projectKey": Self.projectKey])
-            #expect(!server.logs().contains(Self.projectKey))
+        try await withFakeUpstream(always: .init(status: 200, body: #"{"token":"moss-abc","expiresIn":3600}"#)) {
+            upstream in
+            try await withTestServer(environment: environment(upstream.url)) { server in
+                let user = try await server.signUp()
+                let response = try await server.request("GET", "/moss-token", headers: user.bearer)
+                #expect(response.status == 200)
+                #expect(response.headers["cache-control"] == "no-store")
+                let body = try response.object()
+                #expect(body["token"] as? String == "moss-abc")
+                let expiresIn = try #require(body["expiresIn"] as? Int)
+                #expect((3530...3540).contains(expiresIn))
+                let sent = try #require(upstream.requests.first)
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(sent.body)) as? [String: String])
+                #expect(json == ["projectId": "project-1", "projectKey": Self.projectKey])
+                #expect(!server.logs().contains(Self.projectKey))
+            }
         }
     }
 
     @Test("100 concurrent callers at a cold start cause exactly one upstream call")
     func coalescesColdStart() async throws {
-        let upstream = try FakeUpstreamServer(
-            always: .respond(status: 200, body: #"{"token":"moss-shared","expiresIn":3600}"#, delay: .milliseconds(200))
-        )
-        defer { upstream.shutdown() }
-        try await withTestServer(environment: try environment(upstream)) { server in
-            let user = try await server.signUp()
-            let tokens = try await withThrowingTaskGroup(of: String?.self) { group in
-                for _ in 0..<100 {
-                    group.addTask {
-                        try await server.request("GET", "/moss-token", headers: user.bearer).object()["token"]
-                            as? String
+        let answer = FakeUpstream.Answer(
+            status: 200, body: #"{"token":"moss-shared","expiresIn":3600}"#, delay: .milliseconds(200))
+        try await withFakeUpstream(always: answer) { upstream in
+            try await withTestServer(environment: environment(upstream.url)) { server in
+                let user = try await server.signUp()
+                let tokens = try await withThrowingTaskGroup(of: String?.self) { group in
+                    for _ in 0..<100 {
+                        group.addTask {
+                            try await server.request("GET", "/moss-token", headers: user.bearer).object()["token"]
+                                as? String
+                        }
                     }
+                    return try await group.reduce(into: [String?]()) { $0.append($1) }
                 }
-                return try await group.reduce(into: [String?]()) { $0.append($1) }
+                #expect(tokens.allSatisfy { $0 == "moss-shared" })
+                #expect(upstream.callCount == 1)
             }
-            #expect(tokens.allSatisfy { $0 == "moss-shared" })
-            #expect(upstream.callCount == 1)
         }
     }
 
     @Test(
         "upstream refusal or garbage is 502, an unreachable upstream 503; then 503 at once for the 1 s backoff",
         arguments: [
-            (FakeUpstreamServer.Reply.respond(status: 401, body: "{}"), 502),
-            (.respond(status: 500, body: "oops"), 502),
-            (.respond(status: 200, body: "<html>"), 502),
+            (HostileUpstream.Behaviour.answer(status: 401, body: "{}"), 502),
+            (.answer(status: 500, body: "oops"), 502),
+            (.answer(status: 200, body: "<html>"), 502),
             (.closeWithoutAnswer, 503),
         ])
-    func upstreamFailures(reply: FakeUpstreamServer.Reply, status: Int) async throws {
-        let upstream = try FakeUpstreamServer(script: { index in
-            index == 0 ? reply : .respond(status: 200, body: #"{"token":"moss-later","expiresIn":3600}"#)
+    func upstreamFailures(behaviour: HostileUpstream.Behaviour, status: Int) async throws {
+        // Raw, so one upstream can fail the first way and then recover: HTTPServer cannot close unanswered.
+        let upstream = try HostileUpstream(script: { index in
+            index == 0 ? behaviour : .answer(status: 200, body: #"{"token":"moss-later","expiresIn":3600}"#)
         })
         defer { upstream.shutdown() }
-        try await withTestServer(environment: try environment(upstream)) { server in
+        try await withTestServer(environment: environment(upstream.url)) { server in
             let user = try await server.signUp()
             let failed = try await server.request("GET", "/moss-token", headers: user.bearer)
             #expect(failed.status == status)

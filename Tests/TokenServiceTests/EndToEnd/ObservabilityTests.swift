@@ -3,6 +3,7 @@ import Foundation
 import Prometheus
 import Synchronization
 import Testing
+import TokenServiceTesting
 
 /// The executable's hand-over: a metrics registry shared with swift-metrics, and the log output's flush.
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))

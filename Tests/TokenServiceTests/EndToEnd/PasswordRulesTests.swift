@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TokenServiceTesting
 
 @testable import TokenService
 
@@ -13,7 +14,7 @@ struct PasswordRulesTests {
 
     @Test("a common password gets 400 weak_password, an 11-character one 400 invalid_request, a good one 201")
     func registration() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             for common in ["1qaz2wsx3edc", "Q1W2E3R4T5Y6", "qazwsxedcrfv"] {
                 let refused = try await register(server, common)
                 #expect(refused.status == 400)
@@ -29,7 +30,7 @@ struct PasswordRulesTests {
 
     @Test("password.minLength can go down to 8; the common list still applies, case-insensitively after NFC")
     func lowerMinimum() async throws {
-        try await withTestServer(environment: ["TOKENVEND_PASSWORD_MIN_LENGTH": "8"]) { server in
+        try await withTestServer(mode: .router, environment: ["TOKENVEND_PASSWORD_MIN_LENGTH": "8"]) { server in
             let mixedCase = try await register(server, "PassWord")
             #expect(mixedCase.errorCode == "weak_password")
             let common = try await register(server, "sunshine")
@@ -43,7 +44,7 @@ struct PasswordRulesTests {
 
     @Test("tokenvend users add applies the same rules")
     func usersAdd() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let accounts = try AccountAdministration(configuration: server.configuration)
             defer { accounts.close() }
             #expect(throws: AccountAdministration.Failure.weakPassword) {

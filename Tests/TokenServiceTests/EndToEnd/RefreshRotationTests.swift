@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TokenService
+import TokenServiceTesting
 
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
 struct RefreshRotationTests {

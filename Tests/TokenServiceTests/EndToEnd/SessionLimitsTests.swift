@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Store
 import Testing
+import TokenServiceTesting
 
 @testable import TokenService
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TokenService
+import TokenServiceTesting
 
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
 struct StreamCustomerIDTests {
@@ -15,7 +16,8 @@ struct StreamCustomerIDTests {
     @Test("a self-registered email is never a customer id, even with stream.emailCustomerId on")
     func registeredUser() async throws {
         for flag in ["false", "true"] {
-            try await withTestServer(environment: ["TOKENVEND_STREAM_EMAIL_CUSTOMER_ID": flag]) { server in
+            try await withTestServer(mode: .router, environment: ["TOKENVEND_STREAM_EMAIL_CUSTOMER_ID": flag]) {
+                server in
                 let victim = "victim@example.com"
                 let squatter = try await server.signUp(email: victim)
                 #expect(try await streamIDs(server, squatter) == ["registered": squatter.userID])
@@ -36,7 +38,8 @@ struct StreamCustomerIDTests {
     @Test("users add makes a verified email the registered id when stream.emailCustomerId is on, not when off")
     func operatorCreated() async throws {
         for (flag, expectEmail) in [("true", true), ("false", false)] {
-            try await withTestServer(environment: ["TOKENVEND_STREAM_EMAIL_CUSTOMER_ID": flag]) { server in
+            try await withTestServer(mode: .router, environment: ["TOKENVEND_STREAM_EMAIL_CUSTOMER_ID": flag]) {
+                server in
                 let accounts = try AccountAdministration(configuration: server.configuration)
                 let account = try accounts.add(
                     email: "ada@example.com", password: TestServer.password, role: "user", tenantID: nil)
@@ -52,7 +55,7 @@ struct StreamCustomerIDTests {
 
     @Test("verify-email and set-customer-id still decide the registered id of an existing account")
     func operatorOverrides() async throws {
-        try await withTestServer(environment: ["TOKENVEND_STREAM_EMAIL_CUSTOMER_ID": "true"]) { server in
+        try await withTestServer(mode: .router, environment: ["TOKENVEND_STREAM_EMAIL_CUSTOMER_ID": "true"]) { server in
             let login = try await server.signUp(email: "bob@example.com")
             let accounts = try AccountAdministration(configuration: server.configuration)
             defer { accounts.close() }

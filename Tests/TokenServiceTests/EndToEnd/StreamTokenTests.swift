@@ -1,33 +1,20 @@
 import Foundation
-import JWT
 import Testing
 import TokenService
+import TokenServiceTesting
 
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
 struct StreamTokenTests {
-    /// Checks a stream JWT without the signing path: split by hand, recompute HMAC-SHA512 over the signing
-    /// input with the UTF-8 bytes of the secret, and decode the JSON with Foundation.
+    /// Checks a stream JWT without any of the project's code (``IndependentJWS``: SHA-512 and HMAC written out
+    /// in the test support, JSON and base64 from Foundation); `scripts/jose-interop.sh` checks one with PyJWT.
     static func verifyIndependently(_ token: String, secret: String) throws -> (header: String, payload: [String: Any])
     {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        try #require(parts.count == 3)
-        let mac = try HMAC(algorithm: .sha512, key: Array(secret.utf8))
-        let expected = try mac.authenticationCode(for: Array("\(parts[0]).\(parts[1])".utf8))
-        #expect(try decode(parts[2]) == Data(expected))
-        let header = String(decoding: try decode(parts[0]), as: UTF8.self)
-        let payload = try #require(try JSONSerialization.jsonObject(with: decode(parts[1])) as? [String: Any])
-        return (header, payload)
-    }
-
-    static func decode(_ segment: String) throws -> Data {
-        var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return try #require(Data(base64Encoded: base64))
+        try IndependentJWS.verify(token, secret: secret)
     }
 
     @Test("the stream JWT has the exact header, exp/iat/ids claims, and verifies with the configured secret")
     func issuesBloomreachToken() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let user = try await server.signUp(email: "stream@example.com")
             let response = try await server.request("POST", "/stream-token", headers: user.bearer)
             #expect(response.status == 200)
@@ -48,7 +35,7 @@ struct StreamTokenTests {
 
     @Test("requested ids must all be the caller's, else 403 and nothing is signed")
     func scopeCheck() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let user = try await server.signUp(email: "owner@example.com")
             let accounts = try AccountAdministration(configuration: server.configuration)
             try accounts.setCustomerID(email: user.email, key: "crm", value: "C-42")
@@ -84,7 +71,7 @@ struct StreamTokenTests {
 
     @Test("customerIds must be an object when present: null, a string or an array is 400 and nothing is signed")
     func customerIdsType() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let user = try await server.signUp(email: "typed@example.com")
             for body in [#"{"customerIds":null}"#, #"{"customerIds":"typed@example.com"}"#, #"{"customerIds":[]}"#] {
                 let refused = try await server.request("POST", "/stream-token", headers: user.bearer, json: body)
@@ -102,9 +89,12 @@ struct StreamTokenTests {
         let second = "second-secret-second-secret-second-secret-second-secret-second-secret"
         let ring =
             #"[{"kid":"stream-1","secret":"\#(TestServer.streamSecret)"},{"kid":"stream-2","secret":"\#(second)"}]"#
-        try await withTestServer(environment: [
-            "TOKENVEND_STREAM_KEYS": ring, "TOKENVEND_STREAM_ACTIVE_KID": "stream-2",
-        ]) {
+        try await withTestServer(
+            mode: .router,
+            environment: [
+                "TOKENVEND_STREAM_KEYS": ring, "TOKENVEND_STREAM_ACTIVE_KID": "stream-2",
+            ]
+        ) {
             server in
             let user = try await server.signUp()
             let response = try await server.request("POST", "/stream-token", headers: user.bearer)
@@ -116,7 +106,7 @@ struct StreamTokenTests {
 
     @Test("a logged-out or disabled caller gets 401 and nothing is signed")
     func revokedCallers() async throws {
-        try await withTestServer { server in
+        try await withTestServer(mode: .router) { server in
             let loggedOut = try await server.signUp()
             _ = try await server.request("POST", "/auth/logout", headers: loggedOut.bearer)
             #expect(try await server.request("POST", "/stream-token", headers: loggedOut.bearer).status == 401)
@@ -131,7 +121,7 @@ struct StreamTokenTests {
 
     @Test("no stream key configured: 503 unavailable")
     func notConfigured() async throws {
-        try await withTestServer(environment: ["TOKENVEND_STREAM_KEYS": "[]"]) { server in
+        try await withTestServer(mode: .router, environment: ["TOKENVEND_STREAM_KEYS": "[]"]) { server in
             let user = try await server.signUp()
             let response = try await server.request("POST", "/stream-token", headers: user.bearer)
             #expect(response.status == 503)
@@ -142,7 +132,7 @@ struct StreamTokenTests {
 
     @Test("the lifetime follows stream.ttlSeconds")
     func lifetime() async throws {
-        try await withTestServer(environment: ["TOKENVEND_STREAM_TTL_SECONDS": "120"]) { server in
+        try await withTestServer(mode: .router, environment: ["TOKENVEND_STREAM_TTL_SECONDS": "120"]) { server in
             let user = try await server.signUp()
             let response = try await server.request("POST", "/stream-token", headers: user.bearer)
             #expect(try response.object()["expiresIn"] as? Int == 120)

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPServerTesting
+import TokenServiceTesting
 
 #if canImport(Glibc)
     import Glibc

@@ -4,6 +4,8 @@ import Foundation
 import Synchronization
 import Testing
 import TokenClient
+import TokenClientTesting
+import TokenServiceTesting
 
 @testable import tokenvend
 
@@ -20,7 +22,7 @@ struct CommandLineEndToEndTests {
         func context(stdin: String = "") -> ClientContext {
             lines.withLock { $0.stdin = Array(stdin.utf8) }
             return ClientContext(
-                environment: [:], transport: LiveServer.transport, standardInputIsTerminal: false,
+                environment: [:], transport: TestServer.transport, standardInputIsTerminal: false,
                 nextStandardInputByte: { [self] in
                     lines.withLock { state in state.stdin.isEmpty ? nil : state.stdin.removeFirst() }
                 },
@@ -46,18 +48,19 @@ struct CommandLineEndToEndTests {
     @Test("login --password-stdin, token stream, token moss --json and logout against the real server")
     func loginTokensLogout() async throws {
         let serverClock = TestClock()
-        try await withLiveServer(now: serverClock.closure) { live in
+        let upstream = CountingMossUpstream()
+        try await withTestServer(mossUpstream: upstream, now: serverClock.closure) { live in
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let sessionFile = folder.url.appending(path: "config/tokenvend/session.json")
             let common = ["--url", live.baseURL.absoluteString, "--session-file", sessionFile.path]
             let console = Console()
             let email = "cli@example.com"
-            let user = try await live.session(now: { Date() }).register(email: email, password: LiveServer.password)
+            let user = try await live.session(now: { Date() }).register(email: email, password: TestServer.password)
 
             let login = try LoginCommand.parse(common + ["--email", email, "--password-stdin"])
             #expect(
-                await console.exitStatus { try await login.run(in: console.context(stdin: LiveServer.password + "\n")) }
+                await console.exitStatus { try await login.run(in: console.context(stdin: TestServer.password + "\n")) }
                     == 0)
             #expect(console.output == ["signed in as \(email) (id \(user.id))"])
             #expect(try folder.mode(of: sessionFile) == 0o600)
@@ -66,8 +69,8 @@ struct CommandLineEndToEndTests {
             let stream = try StreamTokenCommand.parse(common)
             #expect(await console.exitStatus { try await stream.run(in: console.context()) } == 0)
             let jwt = try #require(console.output.last)
-            let (header, payload) = try IndependentJWS.verify(jwt, secret: LiveServer.streamSecret)
-            #expect(header == #"{"alg":"HS512","typ":"JWT","kid":"stream-e2e"}"#)
+            let (header, payload) = try IndependentJWS.verify(jwt, secret: TestServer.streamSecret)
+            #expect(header == #"{"alg":"HS512","typ":"JWT","kid":"stream-1"}"#)
             #expect(payload["ids"] as? [String: String] == ["registered": user.id])
 
             let moss = try MossTokenCommand.parse(common + ["--json"])
@@ -77,7 +80,7 @@ struct CommandLineEndToEndTests {
             #expect(object["token"] as? String == "moss-project-token-1")
             // Remaining lifetime minus the 60 s margin, rounded down by the server.
             #expect((3530...3540).contains(try #require(object["expiresIn"] as? Int)))
-            #expect(live.moss.callCount == 1)
+            #expect(upstream.callCount == 1)
 
             let logout = try LogoutCommand.parse(common)
             #expect(await console.exitStatus { try await logout.run(in: console.context()) } == 0)
@@ -90,7 +93,7 @@ struct CommandLineEndToEndTests {
             for line in console.output + console.errors {
                 #expect(!line.contains(stored.refreshToken))
                 #expect(!line.contains(stored.accessToken))
-                #expect(!line.contains(LiveServer.password))
+                #expect(!line.contains(TestServer.password))
             }
         }
     }

@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 import TokenClient
+import TokenClientTesting
 
 @testable import tokenvend
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import TokenClientTesting
 
 @testable import tokenvend
 
@@ -145,24 +146,5 @@ struct SessionFileTests {
             try options.serverURL(for: location, environment: [:], replacingRecord: false)
         }
         #expect(try options.serverURL(for: location, environment: [:], replacingRecord: true).port == 9002)
-    }
-}
-
-/// A fresh folder under the temporary directory.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appending(path: "tokenvend-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func mode(of item: URL) throws -> Int {
-        let attributes = try FileManager.default.attributesOfItem(atPath: item.path)
-        return try #require(attributes[.posixPermissions] as? NSNumber).intValue & 0o777
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
     }
 }

@@ -2,6 +2,8 @@ import AuthAPI
 import Foundation
 import Testing
 import TokenClient
+import TokenClientTesting
+import TokenServiceTesting
 
 /// `TokenClient` against the real server: everything goes through `AuthSession` and the token providers;
 /// raw requests only check from outside which tokens the server still honours.
@@ -10,7 +12,8 @@ struct ClientServerFlowTests {
     @Test("login, me, expiry, transparent refresh, Moss and Stream tokens, logout: every token dead afterwards")
     func fullFlow() async throws {
         let serverClock = TestClock()
-        try await withLiveServer(now: serverClock.closure) { live in
+        let upstream = CountingMossUpstream()
+        try await withTestServer(mossUpstream: upstream, now: serverClock.closure) { live in
             // The client's clock stays put: it learns that the access token expired only from the server's 401.
             let clientClock = TestClock()
             let folder = try TemporaryFolder()
@@ -38,11 +41,11 @@ struct ClientServerFlowTests {
             let moss = MossTokenProvider(session: session, now: clientClock.closure)
             #expect(try await moss.getAuthHeader() == "moss-project-token-1")
             #expect(try await moss.getAuthHeader() == "moss-project-token-1")
-            #expect(live.moss.callCount == 1)
+            #expect(upstream.callCount == 1)
 
             let stream = StreamTokenProvider(session: session, now: clientClock.closure)
-            let (header, payload) = try IndependentJWS.verify(try await stream.token(), secret: LiveServer.streamSecret)
-            #expect(header == #"{"alg":"HS512","typ":"JWT","kid":"stream-e2e"}"#)
+            let (header, payload) = try IndependentJWS.verify(try await stream.token(), secret: TestServer.streamSecret)
+            #expect(header == #"{"alg":"HS512","typ":"JWT","kid":"stream-1"}"#)
             #expect(Set(payload.keys) == ["exp", "iat", "ids"])
             // A self-registered email is not a customer id: `registered` is the user id (issue 13).
             #expect(payload["ids"] as? [String: String] == ["registered": me.sub])
@@ -74,7 +77,7 @@ struct ClientServerFlowTests {
         arguments: [false, true])
     func concurrentRequestsShareOneRefresh(clientSeesExpiry: Bool) async throws {
         let serverClock = TestClock()
-        try await withLiveServer(now: serverClock.closure) { live in
+        try await withTestServer(mossUpstream: CountingMossUpstream(), now: serverClock.closure) { live in
             let clientClock = TestClock()
             let session = live.session(now: clientClock.closure)
             try await live.signUp(session)
@@ -101,7 +104,9 @@ struct ClientServerFlowTests {
     func replayedRefreshTokenSignsOut(graceSeconds: Int) async throws {
         let serverClock = TestClock()
         let environment = ["TOKENVEND_REFRESH_TOKEN_REUSE_GRACE_SECONDS": "\(graceSeconds)"]
-        try await withLiveServer(environment: environment, now: serverClock.closure) { live in
+        try await withTestServer(
+            environment: environment, mossUpstream: CountingMossUpstream(), now: serverClock.closure
+        ) { live in
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let storeA = FileTokenStore(url: folder.url.appending(path: "a.json"))

@@ -1,70 +1,70 @@
-import AuthAPI
-import Foundation
-import Synchronization
-import TokenClient
+public import AuthAPI
+public import Foundation
+public import Synchronization
+public import TokenClient
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// An in-process stand-in for tokenvend behind the ``HTTPTransport`` seam: issues numbered tokens, records
 /// every request, and can be told to fail in the ways the tests need.
-final class FakeAuthServer: HTTPTransport {
-    struct Recorded: Sendable {
-        var method: String
-        var path: String
-        var query: String?
-        var authorization: String?
-        var authStrategy: String?
-        var body: Data?
+public final class FakeAuthServer: HTTPTransport {
+    public struct Recorded: Sendable {
+        public var method: String
+        public var path: String
+        public var query: String?
+        public var authorization: String?
+        public var authStrategy: String?
+        public var body: Data?
     }
 
-    struct State {
-        var requests: [Recorded] = []
-        var issued = 0
-        var validAccess: Set<String> = []
-        var liveRefresh: String?
-        var accessExpiresIn = 900
-        var refreshFailure: (status: Int, code: ErrorCode)?
-        var rejectEveryAccessToken = false
-        var logoutStatus = 204
-        var mossIssued = 0
-        var mossExpiresIn = 300
-        var mossFailure: (status: Int, code: ErrorCode)?
-        var streamIssued = 0
-        var streamTTL = 900
-        var streamOmitsExp = false
-        var gates: [String: Gate] = [:]
+    public struct State {
+        public var requests: [Recorded] = []
+        public var issued = 0
+        public var validAccess: Set<String> = []
+        public var liveRefresh: String?
+        public var accessExpiresIn = 900
+        public var refreshFailure: (status: Int, code: ErrorCode)?
+        public var rejectEveryAccessToken = false
+        public var logoutStatus = 204
+        public var mossIssued = 0
+        public var mossExpiresIn = 300
+        public var mossFailure: (status: Int, code: ErrorCode)?
+        public var streamIssued = 0
+        public var streamTTL = 900
+        public var streamOmitsExp = false
+        public var gates: [String: Gate] = [:]
     }
 
-    static let user = User(id: "u-1", email: "ada@example.com", role: "user", tenantId: nil)
-    static let password = "correct horse"
+    public static let user = User(id: "u-1", email: "ada@example.com", role: "user", tenantId: nil)
+    public static let password = "correct horse"
 
-    let clock: TestClock
-    let state = Mutex(State())
+    public let clock: TestClock
+    public let state = Mutex(State())
 
-    init(clock: TestClock = TestClock()) {
+    public init(clock: TestClock = TestClock()) {
         self.clock = clock
     }
 
-    var requests: [Recorded] { state.withLock { $0.requests } }
+    public var requests: [Recorded] { state.withLock { $0.requests } }
 
-    func count(_ path: String) -> Int { requests.filter { $0.path == path }.count }
+    public func count(_ path: String) -> Int { requests.filter { $0.path == path }.count }
 
     /// Changes the server's knobs.
-    func configure(_ change: (inout State) -> Void) { state.withLock { change(&$0) } }
+    public func configure(_ change: (inout State) -> Void) { state.withLock { change(&$0) } }
 
     /// Makes every access token issued so far fail with 401 `invalid_token`.
-    func revokeAccessTokens() { state.withLock { $0.validAccess.removeAll() } }
+    public func revokeAccessTokens() { state.withLock { $0.validAccess.removeAll() } }
 
     /// Requests to `path` wait at the returned gate until the test opens it.
-    func gate(_ path: String) -> Gate {
+    public func gate(_ path: String) -> Gate {
         let gate = Gate()
         state.withLock { $0.gates[path] = gate }
         return gate
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         guard let url = request.url else { throw TokenClientError.invalidResponse }
         let recorded = Recorded(
             method: request.httpMethod ?? "GET",
@@ -159,22 +159,22 @@ final class FakeAuthServer: HTTPTransport {
     }
 
     /// A compact JWS with a dummy signature; the client only reads the payload.
-    static func jws(_ claims: [String: any Sendable]) -> String {
+    public static func jws(_ claims: [String: any Sendable]) -> String {
         let header = #"{"alg":"HS512","typ":"JWT","kid":"s1"}"#
         let payload = (try? JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])) ?? Data()
         return [Data(header.utf8), payload, Data("signature".utf8)].map(base64URL).joined(separator: ".")
     }
 
-    static func base64URL(_ data: Data) -> String {
+    public static func base64URL(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func json(_ value: some Encodable) -> Data {
+    public static func json(_ value: some Encodable) -> Data {
         (try? JSONEncoder().encode(value)) ?? Data()
     }
 
-    static func error(_ status: Int, _ code: ErrorCode) -> (Int, Data) {
+    public static func error(_ status: Int, _ code: ErrorCode) -> (Int, Data) {
         (status, json(ErrorBody(error: code, message: "test \(code)")))
     }
 }

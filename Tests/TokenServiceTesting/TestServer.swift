@@ -1,0 +1,216 @@
+public import Foundation
+import Logging
+public import Prometheus
+import StructuredLogging
+import Testing
+public import TokenService
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real `TokenServer` with a temporary database, cheap Argon2id, a stream key and the log lines it writes
+/// captured in a file; the one in-process server of the test suite.
+///
+/// In ``Mode/socket`` it listens on 127.0.0.1, port 0, and ``request(_:_:headers:json:)`` goes through
+/// ``TestSession``; in ``Mode/router`` nothing listens and requests run through the same routes and handlers
+/// without a socket (``RouteDriver``), like Hummingbird's `.router` test mode.
+public final class TestServer: Sendable {
+    /// How requests reach the server.
+    public enum Mode: Sendable {
+        /// A listening server on a loopback port: the wire, URLSession, the event loops.
+        case socket
+        /// No socket: requests are handed to the router and its handlers directly.
+        case router
+    }
+
+    /// The secret of the stream key `stream-1`.
+    public static let streamSecret = "stream-secret-stream-secret-stream-secret-stream-secret-stream-secret-01"
+    /// The password ``signUp(email:)`` registers.
+    public static let password = "correct horse battery"
+
+    /// The server (in ``Mode/router`` never started).
+    public let server: TokenServer
+    /// The bound port; 0 in ``Mode/router``.
+    public let port: Int
+    /// The temporary folder holding the database and the log file.
+    public let directory: URL
+    /// The file the server's log lines go to.
+    public let logFile: URL
+    /// The loaded configuration.
+    public let configuration: TokenServiceConfiguration
+    /// How requests reach the server.
+    public let mode: Mode
+    let driver: RouteDriver
+    private let logDescriptor: Int32
+
+    /// Builds a server and, in ``Mode/socket``, starts it; `environment` adds or overrides `TOKENVEND_*`
+    /// settings. With a `mossUpstream`, Moss is configured (test project id and key) and served by it.
+    public init(
+        mode: Mode = .socket, environment extra: [String: String] = [:], mossUpstream: (any MossUpstream)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() },
+        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        flush: @escaping @Sendable () -> Void = {}
+    ) throws {
+        self.mode = mode
+        directory = FileManager.default.temporaryDirectory.appending(path: "tokenvend-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var environment = [
+            "TOKENVEND_SERVER_PORT": "0",
+            "TOKENVEND_DATABASE_PATH": directory.appending(path: "db/tokenvend.sqlite").path,
+            "TOKENVEND_PASSWORD_TIME_COST": "1",
+            "TOKENVEND_PASSWORD_MEMORY_COST": "8192",
+            "TOKENVEND_STREAM_KEYS": #"[{"kid":"stream-1","secret":"\#(Self.streamSecret)"}]"#,
+            "TOKENVEND_SERVER_SHUTDOWN_GRACE_SECONDS": "2",
+        ]
+        if mossUpstream != nil {
+            environment["TOKENVEND_MOSS_PROJECT_ID"] = "project-test"
+            environment["TOKENVEND_MOSS_PROJECT_KEY"] = "project-key-test"
+        }
+        environment.merge(extra) { _, new in new }
+        configuration = try ConfigurationLoader.load(
+            environment: environment, defaultConfigPath: directory.appending(path: "none.json").path
+        ).configuration
+        logFile = directory.appending(path: "server.log")
+        logDescriptor = open(logFile.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let descriptor = logDescriptor
+        var logger = Logger(label: "tokenvend-test") { label in
+            StructuredLogHandler(label: label, format: .json, level: .trace, fileDescriptor: descriptor)
+        }
+        logger.logLevel = .trace
+        server = try TokenServer(
+            configuration: configuration, logger: logger, mossUpstream: mossUpstream, now: now,
+            metricsRegistry: metricsRegistry, flush: flush)
+        driver = RouteDriver(server: server)
+        port = mode == .socket ? try server.start() : 0
+    }
+
+    /// Drains and stops the server (in ``Mode/router`` it only closes the database), and removes its files.
+    public func stop() async {
+        await server.shutdown()
+        close(logDescriptor)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Everything the server has logged so far.
+    public func logs() -> String {
+        (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+    }
+
+    /// `http://127.0.0.1:<port>/`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/") ?? URL(fileURLWithPath: "/") }
+
+    /// Sends one request and returns the answer; never follows redirects or stores cookies.
+    public func request(
+        _ method: String, _ path: String, headers: [String: String] = [:], json: String? = nil
+    ) async throws -> TestResponse {
+        var headers = headers
+        if json != nil, headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
+        let body = json.map { Array($0.utf8) } ?? []
+        if mode == .router { return await driver.respond(method, path, headers: headers, body: body) }
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if json != nil { request.httpBody = Data(body) }
+        let (data, response) = try await TestSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        return TestResponse(status: http.statusCode, headers: fields, body: data)
+    }
+
+    /// Registers and logs in a user; returns the login answer.
+    public func signUp(email: String = "user-\(UUID().uuidString.prefix(8))@example.com") async throws -> Login {
+        let registered = try await request(
+            "POST", "/auth/register", json: #"{"email":"\#(email)","password":"\#(Self.password)"}"#)
+        #expect(registered.status == 201)
+        return try await logIn(email: email)
+    }
+
+    /// Logs in an existing user with the test password.
+    public func logIn(email: String, headers: [String: String] = [:]) async throws -> Login {
+        let response = try await request(
+            "POST", "/auth/login", headers: headers, json: #"{"email":"\#(email)","password":"\#(Self.password)"}"#)
+        #expect(response.status == 200)
+        let object = try response.object()
+        return Login(
+            email: email, accessToken: try #require(object["accessToken"] as? String),
+            refreshToken: try #require(object["refreshToken"] as? String),
+            userID: try #require((object["user"] as? [String: Any])?["id"] as? String))
+    }
+}
+
+extension TestServer {
+    /// Refresh tokens the server has issued so far (logins and refreshes: `tokenvend_tokens_issued_total`).
+    public var refreshTokensIssued: Int { Int(server.metrics.tokensIssued.value(.refresh)) }
+
+    /// Successful `POST /auth/refresh` answers so far (`tokenvend_http_requests_total`).
+    public var refreshesAnswered: Int { Int(server.metrics.requests.value("/auth/refresh", "POST", "200")) }
+
+    /// Refused `POST /auth/refresh` answers so far.
+    public var refreshesRefused: Int { Int(server.metrics.requests.value("/auth/refresh", "POST", "401")) }
+
+    /// Spent refresh tokens presented again (`tokenvend_refresh_reuse_detected_total`).
+    public var reuseDetected: Int { Int(server.metrics.refreshReuseDetected.value()) }
+}
+
+/// A signed-in test user.
+public struct Login: Sendable {
+    /// The email address.
+    public let email: String
+    /// The access token of the login.
+    public let accessToken: String
+    /// The refresh token of the login.
+    public let refreshToken: String
+    /// The user's id.
+    public let userID: String
+
+    /// `Authorization: Bearer <access token>`.
+    public var bearer: [String: String] { ["Authorization": "Bearer \(accessToken)"] }
+}
+
+/// One HTTP answer, with lowercased header names.
+public struct TestResponse: Sendable {
+    /// The status code.
+    public let status: Int
+    /// The header fields, names lowercased.
+    public let headers: [String: String]
+    /// The body bytes.
+    public let body: Data
+
+    /// Creates an answer.
+    public init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body as UTF-8 text.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body as a JSON object.
+    public func object() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+    }
+
+    /// The `error` code of an API.md error body.
+    public var errorCode: String? { (try? object())?["error"] as? String }
+}
+
+/// Runs `body` against a fresh server and always stops it.
+public func withTestServer<T>(
+    mode: TestServer.Mode = .socket, environment: [String: String] = [:], mossUpstream: (any MossUpstream)? = nil,
+    now: @escaping @Sendable () -> Date = { Date() }, _ body: (TestServer) async throws -> T
+) async throws -> T {
+    let server = try TestServer(mode: mode, environment: environment, mossUpstream: mossUpstream, now: now)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
