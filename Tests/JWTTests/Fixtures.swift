@@ -1,5 +1,7 @@
 import FoundationEssentials
+import Cryptography
 import JWT
+import StrictJSON
 
 /// Shared test data and helpers.
 enum Fixture {

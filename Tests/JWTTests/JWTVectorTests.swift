@@ -1,5 +1,7 @@
 import FoundationEssentials
+import Cryptography
 import JWT
+import StrictJSON
 import Testing
 
 @Suite struct JWTVectorTests {

@@ -1,6 +1,6 @@
 import AuthAPI
 import HTTPServer
-import JWT
+import StrictJSON
 import Logging
 import Store
 

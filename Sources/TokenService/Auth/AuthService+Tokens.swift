@@ -1,7 +1,8 @@
 import AuthAPI
 import Foundation
 import HTTPServer
-import JWT
+import Cryptography
+import StrictJSON
 import Store
 
 extension AuthService {

@@ -1,5 +1,5 @@
 import HTTPServer
-import JWT
+import StrictJSON
 
 /// A request's JSON object body, parsed strictly: `application/json` only (415), a single object with no
 /// duplicate members (400), and only the members an endpoint names (400 for any other).

@@ -1,5 +1,5 @@
 import Foundation
-import JWT
+import Cryptography
 import Store
 
 /// The paging query of `GET /auth/sessions?limit=&cursor=` and its opaque cursor.

@@ -1,5 +1,6 @@
 import Foundation
 import JWT
+import StrictJSON
 import Store
 
 /// Signs and verifies access tokens: HS512 JWS, header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import JWT
+import StrictJSON
 import Logging
 
 /// The two endpoints tokenvend exists for: `GET /moss-token` and `POST /stream-token` (API.md "Token vending").

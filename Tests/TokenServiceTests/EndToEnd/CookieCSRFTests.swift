@@ -1,4 +1,5 @@
 import Foundation
+import Cryptography
 import JWT
 import Testing
 import TokenService

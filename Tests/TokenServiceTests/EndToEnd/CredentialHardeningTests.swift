@@ -1,5 +1,7 @@
 import Foundation
+import Cryptography
 import JWT
+import StrictJSON
 import Testing
 import TokenService
 
