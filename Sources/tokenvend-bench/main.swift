@@ -1,9 +1,9 @@
 // Micro-benchmarks for the JWT hot paths: `swift build -c release --product tokenvend-bench` then run it.
 // Prints nanoseconds per operation (best of 20 rounds of 50 000) for raw HMAC-SHA512, HS512 sign and HS512 verify.
 import COpenSSL
+import Cryptography
 import Dispatch
 import FoundationEssentials
-import Cryptography
 import JWT
 import StrictJSON
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import Cryptography
+import Foundation
 import JWT
 import StrictJSON
 

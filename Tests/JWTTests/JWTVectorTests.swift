@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Cryptography
+import FoundationEssentials
 import JWT
 import StrictJSON
 import Testing

@@ -1,6 +1,6 @@
+import Cryptography
 import Foundation
 import HTTPServer
-import Cryptography
 import Store
 
 /// Turns a request into a `Caller`, or the 401/403 API.md prescribes.

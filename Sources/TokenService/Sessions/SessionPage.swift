@@ -1,5 +1,5 @@
-import Foundation
 import Cryptography
+import Foundation
 import Store
 
 /// The paging query of `GET /auth/sessions?limit=&cursor=` and its opaque cursor.

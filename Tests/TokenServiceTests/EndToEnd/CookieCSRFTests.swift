@@ -1,5 +1,5 @@
-import Foundation
 import Cryptography
+import Foundation
 import JWT
 import Testing
 import TokenService

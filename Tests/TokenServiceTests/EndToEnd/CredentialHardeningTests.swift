@@ -1,5 +1,5 @@
-import Foundation
 import Cryptography
+import Foundation
 import JWT
 import StrictJSON
 import Testing
