@@ -41,23 +41,27 @@ let package = Package(
         // Linux headers the Glibc module leaves out (epoll, eventfd), for HTTPServer's event loops.
         .systemLibrary(name: "CHTTPServerLinux"),
 
-        .target(name: "JWT", dependencies: ["COpenSSL"], swiftSettings: wrapperSettings),
+        // Strict JSON reader and the one JSON string/number writer; no dependencies.
+        .target(name: "StrictJSON", swiftSettings: wrapperSettings),
+        // HMAC, base64url, secure random, constant-time compare on OpenSSL (and the asymmetric algorithms to come).
+        .target(name: "Cryptography", dependencies: ["COpenSSL"], swiftSettings: wrapperSettings),
+        .target(name: "JWT", dependencies: ["Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
         .target(
             name: "HTTPServer",
-            dependencies: ["CHTTPServerLinux", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CHTTPServerLinux", "StrictJSON", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: wrapperSettings),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
         .target(name: "AuthAPI", swiftSettings: swiftSettings),
         .target(
-            name: "StructuredLogging", dependencies: [.product(name: "Logging", package: "swift-log")],
+            name: "StructuredLogging", dependencies: ["StrictJSON", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "TokenService",
             dependencies: [
-                "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl",
+                "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl", "Cryptography", "StrictJSON",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Atomics", package: "swift-atomics"),
@@ -68,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "tokenvend",
             dependencies: [
-                "TokenService", "TokenClient", "JWT", "StructuredLogging",
+                "TokenService", "TokenClient", "JWT", "StrictJSON", "Cryptography", "StructuredLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -79,11 +83,15 @@ let package = Package(
         // Micro-benchmarks, run by `make bench` (release build); not part of the test suite.
         .executableTarget(
             name: "tokenvend-bench",
-            dependencies: ["JWT", "HTTPServer"],
+            dependencies: ["JWT", "Cryptography", "StrictJSON", "COpenSSL"],
             swiftSettings: swiftSettings
         ),
 
-        .testTarget(name: "JWTTests", dependencies: ["JWT"], swiftSettings: swiftSettings),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "JWTTests", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: swiftSettings),
@@ -95,7 +103,7 @@ let package = Package(
             name: "TokenServiceTests",
             dependencies: [
                 "TokenService", "JWT", "HTTPServer", "Store", "StructuredLogging", "TokenServiceTesting",
-                "HTTPServerTesting",
+                "HTTPServerTesting", "Cryptography", "StrictJSON",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

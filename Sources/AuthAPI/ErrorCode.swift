@@ -50,10 +50,14 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     public static let emailTaken: Self = "email_taken"
     /// 413: body over the limit.
     public static let payloadTooLarge: Self = "payload_too_large"
+    /// 414: the request target is longer than the server accepts; the connection closes.
+    public static let uriTooLong: Self = "uri_too_long"
     /// 415: body not JSON.
     public static let unsupportedMediaType: Self = "unsupported_media_type"
     /// 429: rate limited; see `Retry-After`.
     public static let tooManyRequests: Self = "too_many_requests"
+    /// 431: the request header (or trailer) section is larger than the server accepts; the connection closes.
+    public static let headerTooLarge: Self = "header_too_large"
     /// 500: unexpected server error.
     public static let internalError: Self = "internal_error"
     /// 501: a method the server does not implement (or `CONNECT`), or a transfer coding other than `chunked`.
@@ -62,12 +66,14 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     public static let upstreamError: Self = "upstream_error"
     /// 503: not configured, overloaded or database unavailable; see `Retry-After`.
     public static let unavailable: Self = "unavailable"
+    /// 505: an HTTP major version other than 1 (including the HTTP/2 preface); the connection closes.
+    public static let httpVersionNotSupported: Self = "http_version_not_supported"
 
     /// Every code API.md defines.
     public static let allKnown: [Self] = [
         .invalidRequest, .weakPassword, .invalidCredentials, .invalidToken, .invalidGrant, .insufficientScope,
         .registrationClosed, .notFound, .methodNotAllowed, .emailTaken, .payloadTooLarge,
         .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable, .requestTimeout,
-        .notImplemented,
+        .notImplemented, .uriTooLong, .headerTooLarge, .httpVersionNotSupported,
     ]
 }

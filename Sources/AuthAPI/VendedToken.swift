@@ -12,3 +12,13 @@ public struct VendedToken: Codable, Sendable, Equatable {
         self.expiresIn = expiresIn
     }
 }
+
+extension VendedToken: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `VendedToken(<n bytes>, expiresIn: <s>)`; the token itself is redacted, so the value is safe to log.
+    public var description: String {
+        "VendedToken(<\(token.utf8.count) bytes>, expiresIn: \(expiresIn))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+}

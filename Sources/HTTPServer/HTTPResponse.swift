@@ -1,3 +1,5 @@
+import StrictJSON
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -60,22 +62,8 @@ public struct HTTPResponse: Sendable {
         return .error(status: error.status, code: error.errorCode, message: error.publicMessage, headers: error.headers)
     }
 
+    /// Every control character as `\u00XX` (no short escapes), as this server has always written error bodies.
     static func appendJSONString(_ string: String, to bytes: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case 0..<0x20:
-                bytes.append(contentsOf: Array(#"\u00"#.utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONString.append(string, to: &bytes, escaping: [])
     }
 }

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Checks the registered claims of a verified payload against `VerificationOptions` (RFC 7519 §4.1).
 struct ClaimsValidator {
     let options: VerificationOptions

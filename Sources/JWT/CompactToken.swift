@@ -1,3 +1,6 @@
+import Cryptography
+import StrictJSON
+
 /// The three segments of a JWS compact serialization (RFC 7515 §7.1), located but not yet trusted.
 struct CompactToken {
     /// Compact tokens longer than this are refused before anything else is looked at: 16 KiB.
@@ -31,10 +34,19 @@ struct CompactToken {
     }
 
     func header() throws(JWTError) -> JSONObject {
-        try JSONParser.parseObject(try decodeSegment(headerRange))
+        try Self.parseObject(try decodeSegment(headerRange))
     }
 
     func payload() throws(JWTError) -> JSONObject {
-        try JSONParser.parseObject(try decodeSegment(payloadRange))
+        try Self.parseObject(try decodeSegment(payloadRange))
+    }
+
+    /// Parses a decoded segment as one JSON object; a JSON error is a malformed token.
+    static func parseObject(_ bytes: [UInt8]) throws(JWTError) -> JSONObject {
+        do {
+            return try JSONParser.parseObject(bytes)
+        } catch {
+            throw JWTError(error)
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Cryptography
+
 /// A named HMAC key for JWS: its `kid`, the one algorithm it may be used with, and the keyed MAC.
 ///
 /// The key fixes the algorithm: a token verified with it must carry exactly this `alg`. Secrets shorter than the
@@ -22,8 +24,15 @@ public struct HMACKey: Sendable {
         guard !kid.isEmpty else { throw .invalidKeyID }
         self.kid = kid
         self.algorithm = algorithm
-        self.hmac = try HMAC(algorithm: algorithm.hash, key: secret)
-        let tag = try hmac.authenticationCode(for: Array("tokenvend key fingerprint".utf8))
+        let hmac: HMAC
+        let tag: [UInt8]
+        do {
+            hmac = try HMAC(algorithm: algorithm.hash, key: secret)
+            tag = try hmac.authenticationCode(for: Array("tokenvend key fingerprint".utf8))
+        } catch {
+            throw JWTError(error)
+        }
+        self.hmac = hmac
         self.fingerprint = Base64URL.encode(Array(tag.prefix(6)))
     }
 
@@ -42,6 +51,19 @@ public struct HMACKey: Sendable {
     /// - Throws: `JWTError.weakKey` when `byteCount` < 64, `.cryptoFailure` when the generator fails.
     public static func generateSecret(byteCount: Int = 64) throws(JWTError) -> String {
         guard byteCount >= 64 else { throw .weakKey }
-        return Base64URL.encode(try SecureRandom.bytes(count: byteCount))
+        do {
+            return try SecureRandom.base64URL(byteCount: byteCount)
+        } catch {
+            throw JWTError(error)
+        }
+    }
+
+    /// The MAC of `bytes[range]`, without copying the range out; an OpenSSL failure is `.cryptoFailure`.
+    func authenticationCode(for bytes: [UInt8], range: Range<Int>) throws(JWTError) -> [UInt8] {
+        do {
+            return try hmac.authenticationCode(for: bytes, range: range)
+        } catch {
+            throw JWTError(error)
+        }
     }
 }

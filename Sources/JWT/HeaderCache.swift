@@ -1,3 +1,4 @@
+import StrictJSON
 import Synchronization
 
 /// Remembers the parsed form of the few distinct header segments a key set sees (one per signer, in practice), so

@@ -1,3 +1,5 @@
+public import Cryptography
+
 /// A JWS algorithm this library implements (RFC 7518 §3.2). There is deliberately no `none`.
 public enum JWTAlgorithm: String, Sendable, Hashable, CaseIterable {
     /// HMAC with SHA-256; keys must be at least 32 bytes.

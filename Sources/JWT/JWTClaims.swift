@@ -1,3 +1,5 @@
+public import StrictJSON
+
 /// A JWT claims set: a JSON object whose members keep their order, with typed accessors for the registered
 /// claims (RFC 7519 §4.1).
 ///

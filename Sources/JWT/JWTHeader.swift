@@ -1,3 +1,5 @@
+public import StrictJSON
+
 /// The members of a JWS header to sign with, in order. `alg` and `kid` are placeholders filled from the key.
 ///
 /// ```swift

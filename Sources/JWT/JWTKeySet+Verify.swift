@@ -1,3 +1,6 @@
+import Cryptography
+public import StrictJSON
+
 extension JWTKeySet {
     /// Verifies a compact JWS and returns its payload.
     ///
@@ -35,11 +38,11 @@ extension JWTKeySet {
         // only once the signature holds.
         let payloadBytes = try compact.decodeSegment(compact.payloadRange)
         let signature = try compact.decodeSegment(compact.signatureRange)
-        let expected = try key.hmac.authenticationCode(for: compact.bytes, range: compact.signingInputRange)
+        let expected = try key.authenticationCode(for: compact.bytes, range: compact.signingInputRange)
         guard ConstantTime.equals(expected, signature) else { throw .invalidSignature }
 
         if let expectedType = options.type { try Self.checkType(header["typ"], expected: expectedType) }
-        let claims = JWTClaims(try JSONParser.parseObject(payloadBytes))
+        let claims = JWTClaims(try CompactToken.parseObject(payloadBytes))
         try ClaimsValidator(options: options).validate(claims)
         if cachedHeader == nil { headerCache.insert(segment: compact.bytes[compact.headerRange], header: header) }
         return claims

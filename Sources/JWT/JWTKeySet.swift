@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// An immutable set of HMAC keys addressed by `kid`, one of which signs.
 ///
 /// Safe to share between threads. Each key fixes its algorithm; a token naming another `alg`, or a `kid` not in the

@@ -1,3 +1,6 @@
+import Cryptography
+import StrictJSON
+
 /// Signs tokens with one key and one precomputed header; obtain it from `JWTKeySet.signer(header:)`.
 ///
 /// The header is serialized and base64url-encoded once, so each `sign` serializes only the claims.
@@ -33,7 +36,7 @@ public struct JWTSigner: Sendable {
             encodedHeader.count + Base64URL.encodedCount(payload.count) + 1 + Base64URL.encodedCount(macLength)
         )
         Base64URL.append(payload, to: &output)
-        let mac = try key.hmac.authenticationCode(for: output, range: 0..<output.count)
+        let mac = try key.authenticationCode(for: output, range: 0..<output.count)
         output.append(UInt8(ascii: "."))
         Base64URL.append(mac, to: &output)
         return String(decoding: output, as: UTF8.self)

@@ -1,4 +1,7 @@
-/// Every failure a handler answers with, mapped to the status and error code of API.md in one place.
+public import AuthAPI
+
+/// Every failure a handler answers with: its error code and message here, its status and headers in
+/// `ServiceError+HTTP.swift` (API.md's table).
 ///
 /// Messages are fixed strings chosen here: they never carry a password, token, key, hash or SQL, and the
 /// refresh and login failures keep one body for every cause so that an attacker learns nothing from them.
@@ -32,37 +35,22 @@ public enum ServiceError: Error, Sendable, Equatable {
     /// 503: not configured, overloaded, or the database cannot take writes; retry after the given seconds.
     case unavailable(String, retryAfter: Int)
 
-    /// The HTTP status code.
-    public var statusCode: Int {
-        switch self {
-        case .invalidRequest, .weakPassword: 400
-        case .invalidCredentials, .invalidToken, .invalidGrant: 401
-        case .insufficientScope, .csrfFailed, .registrationClosed: 403
-        case .notFound: 404
-        case .emailTaken: 409
-        case .unsupportedMediaType: 415
-        case .tooManyRequests: 429
-        case .upstream: 502
-        case .unavailable: 503
-        }
-    }
-
     /// The `error` member of the body.
-    public var code: String {
+    public var code: ErrorCode {
         switch self {
-        case .invalidRequest: "invalid_request"
-        case .weakPassword: "weak_password"
-        case .invalidCredentials: "invalid_credentials"
-        case .invalidToken: "invalid_token"
-        case .invalidGrant: "invalid_grant"
-        case .insufficientScope, .csrfFailed: "insufficient_scope"
-        case .registrationClosed: "registration_closed"
-        case .notFound: "not_found"
-        case .emailTaken: "email_taken"
-        case .unsupportedMediaType: "unsupported_media_type"
-        case .tooManyRequests: "too_many_requests"
-        case .upstream: "upstream_error"
-        case .unavailable: "unavailable"
+        case .invalidRequest: .invalidRequest
+        case .weakPassword: .weakPassword
+        case .invalidCredentials: .invalidCredentials
+        case .invalidToken: .invalidToken
+        case .invalidGrant: .invalidGrant
+        case .insufficientScope, .csrfFailed: .insufficientScope
+        case .registrationClosed: .registrationClosed
+        case .notFound: .notFound
+        case .emailTaken: .emailTaken
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .tooManyRequests: .tooManyRequests
+        case .upstream: .upstreamError
+        case .unavailable: .unavailable
         }
     }
 
@@ -84,22 +72,6 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .tooManyRequests: "Too many requests; retry later."
         case .upstream(let detail): detail
         case .unavailable(let detail, _): detail
-        }
-    }
-
-    /// Headers the status requires: `WWW-Authenticate` on 401 (RFC 6750 §3), `Retry-After` on 429 and 503.
-    public var headerFields: [(String, String)] {
-        switch self {
-        case .invalidToken(presented: false):
-            [("WWW-Authenticate", #"Bearer realm="tokenvend""#)]
-        case .invalidToken(presented: true):
-            [("WWW-Authenticate", #"Bearer realm="tokenvend", error="invalid_token""#)]
-        case .invalidCredentials, .invalidGrant:
-            [("WWW-Authenticate", #"Bearer realm="tokenvend""#)]
-        case .tooManyRequests(let seconds), .unavailable(_, let seconds):
-            [("Retry-After", String(seconds))]
-        default:
-            []
         }
     }
 }

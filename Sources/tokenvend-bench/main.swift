@@ -1,9 +1,11 @@
 // Micro-benchmarks for the JWT hot paths: `swift build -c release --product tokenvend-bench` then run it.
 // Prints nanoseconds per operation (best of 20 rounds of 50 000) for raw HMAC-SHA512, HS512 sign and HS512 verify.
 import COpenSSL
+import Cryptography
 import Dispatch
 import FoundationEssentials
 import JWT
+import StrictJSON
 
 /// Runs `body` `iterations` times per round and returns the best round's nanoseconds per call.
 /// With an argument, only benchmarks whose name contains it run (e.g. `tokenvend-bench verify`).
@@ -32,7 +34,7 @@ let claims: JWTClaims = [
 ]
 let token = try signer.sign(claims)
 let message = Array(token.utf8.prefix(upTo: token.utf8.lastIndex(of: UInt8(ascii: ".")) ?? token.utf8.endIndex))
-let mac = try HMAC(algorithm: .sha512, key: secret)
+let mac = try Cryptography.HMAC(algorithm: .sha512, key: secret)
 let options = VerificationOptions(now: .init(timeIntervalSince1970: Double(now + 10)), type: "at+jwt")
 print("claims \(claims.object.serialized().count) bytes, token \(token.utf8.count) bytes")
 

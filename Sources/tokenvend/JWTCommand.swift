@@ -1,6 +1,8 @@
 import ArgumentParser
+import Cryptography
 import Foundation
 import JWT
+import StrictJSON
 
 /// `tokenvend jwt sign|verify|decode`: work with HS256/384/512 JSON Web Tokens from the shell.
 ///
@@ -51,8 +53,9 @@ struct JWTCommand: ParsableCommand {
                     throw Support.usageError("--claims must be a JSON object")
                 }
                 object = parsed
-            } catch let error as JWTError {
-                throw Support.usageError("--claims is not valid JSON (\(error))")
+            } catch let error as StrictJSONError {
+                // The text as it was when the JSON parser reported JWTError.malformed.
+                throw Support.usageError("--claims is not valid JSON (malformed token: \(error))")
             }
             let keys = try JWTKeySet(keys: [key], signingKID: kid)
             print(try keys.sign(JWTClaims(object), header: .standard(type: "JWT")))

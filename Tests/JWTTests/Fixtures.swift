@@ -1,5 +1,7 @@
+import Cryptography
 import FoundationEssentials
 import JWT
+import StrictJSON
 
 /// Shared test data and helpers.
 enum Fixture {

@@ -1,4 +1,5 @@
 import JWT
+import StrictJSON
 import Testing
 
 @Suite struct JWTClaimsValidationTests {

@@ -1,3 +1,4 @@
+import Cryptography
 import JWT
 import Testing
 

@@ -1,5 +1,7 @@
+import Cryptography
 import FoundationEssentials
 import JWT
+import StrictJSON
 import Testing
 
 @Suite struct JWTRoundTripTests {

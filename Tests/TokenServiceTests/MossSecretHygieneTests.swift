@@ -1,3 +1,4 @@
+import AuthAPI
 import Foundation
 import Testing
 
@@ -49,7 +50,7 @@ import Testing
     func tokensRedacted() {
         let secret = "eyJ.secret.token"
         #expect(!"\(MossProjectToken(token: secret, expiresIn: 60))".contains(secret))
-        #expect(!String(reflecting: MossVendedToken(token: secret, expiresIn: 60)).contains(secret))
+        #expect(!String(reflecting: VendedToken(token: secret, expiresIn: 60)).contains(secret))
     }
 
     @Test(

@@ -1,3 +1,4 @@
+import AuthAPI
 import Logging
 import Testing
 
@@ -9,7 +10,7 @@ private func makeCache(_ upstream: FakeUpstreamScripted, clock: MossTestClock) -
     }
 }
 
-private func outcome(_ cache: MossTokenCache) async -> Result<MossVendedToken, MossError> {
+private func outcome(_ cache: MossTokenCache) async -> Result<VendedToken, MossError> {
     do throws(MossError) { return .success(try await cache.token()) } catch { return .failure(error) }
 }
 
@@ -76,8 +77,8 @@ private func outcome(_ cache: MossTokenCache) async -> Result<MossVendedToken, M
         }
         #expect(await upstream.calls == 2)
         await upstream.open()
-        #expect(await probe.value == .success(MossVendedToken(token: "tok", expiresIn: 3540)))
-        #expect(await outcome(cache) == .success(MossVendedToken(token: "tok", expiresIn: 3540)))
+        #expect(await probe.value == .success(VendedToken(token: "tok", expiresIn: 3540)))
+        #expect(await outcome(cache) == .success(VendedToken(token: "tok", expiresIn: 3540)))
         #expect(await upstream.calls == 2)
     }
 

@@ -1,3 +1,4 @@
+import AuthAPI
 import Logging
 import Testing
 
@@ -51,10 +52,10 @@ private func settle(_ cache: MossTokenCache, attempts count: Int) async {
         #expect(await upstream.calls == 1)
 
         clock.advance(by: .seconds(1))
-        #expect(cache.cachedToken() == MossVendedToken(token: "tok-1", expiresIn: 120))
+        #expect(cache.cachedToken() == VendedToken(token: "tok-1", expiresIn: 120))
         for _ in 0..<100 { #expect(cache.cachedToken() != nil) }
         await settle(cache, attempts: 2)
-        #expect(cache.cachedToken() == MossVendedToken(token: "tok-2", expiresIn: 3540))
+        #expect(cache.cachedToken() == VendedToken(token: "tok-2", expiresIn: 3540))
         #expect(await upstream.calls == 2)
     }
 

@@ -1,3 +1,4 @@
+import AuthAPI
 import InMemoryLogging
 import Logging
 import Synchronization
@@ -30,8 +31,8 @@ private func makeCache(_ upstream: FakeUpstreamScripted, clock: MossTestClock) -
 private func waitingCallers(
     _ count: Int,
     on cache: MossTokenCache
-) async -> [Task<Result<MossVendedToken, MossError>, Never>] {
-    var tasks: [Task<Result<MossVendedToken, MossError>, Never>] = []
+) async -> [Task<Result<VendedToken, MossError>, Never>] {
+    var tasks: [Task<Result<VendedToken, MossError>, Never>] = []
     for _ in 0..<count {
         tasks.append(
             Task {
@@ -53,7 +54,7 @@ private func waitingCallers(
         let tasks = await waitingCallers(1000, on: cache)
         await upstream.open()
         for task in tasks {
-            #expect(try await task.value.get() == MossVendedToken(token: "tok-1", expiresIn: 3540))
+            #expect(try await task.value.get() == VendedToken(token: "tok-1", expiresIn: 3540))
         }
         #expect(await upstream.calls == 1)
         #expect(cache.statistics == .init(refreshes: 1, failures: 0))
@@ -68,7 +69,7 @@ private func waitingCallers(
         #expect(cache.cachedToken() == nil)
         #expect(await upstream.calls == 0)
         _ = try await cache.token()
-        #expect(cache.cachedToken() == MossVendedToken(token: "tok-1", expiresIn: 3540))
+        #expect(cache.cachedToken() == VendedToken(token: "tok-1", expiresIn: 3540))
     }
 
     @Test("a cached token is served without upstream calls until 60 s before it expires")
@@ -80,12 +81,12 @@ private func waitingCallers(
         _ = try await cache.token()
         for _ in 0..<100 { _ = try await cache.token() }
         clock.advance(by: .seconds(3539))
-        #expect(try await cache.token() == MossVendedToken(token: "tok-1", expiresIn: 1))
+        #expect(try await cache.token() == VendedToken(token: "tok-1", expiresIn: 1))
         #expect(await upstream.calls == 1)
 
         clock.advance(by: .seconds(1))
         #expect(cache.cachedToken() == nil)
-        #expect(try await cache.token() == MossVendedToken(token: "tok-2", expiresIn: 3540))
+        #expect(try await cache.token() == VendedToken(token: "tok-2", expiresIn: 3540))
         #expect(await upstream.calls == 2)
     }
 
@@ -138,7 +139,7 @@ private func waitingCallers(
         }
         #expect(cache.cachedToken() == nil)
         clock.advance(by: .seconds(1))
-        #expect(try await cache.token() == MossVendedToken(token: "tok-ok", expiresIn: 3540))
+        #expect(try await cache.token() == VendedToken(token: "tok-ok", expiresIn: 3540))
         #expect(await upstream.calls == 2)
         #expect(cache.statistics == .init(refreshes: 1, failures: 1))
     }
@@ -188,10 +189,10 @@ private func waitingCallers(
         ])
         let cache = MossTokenCache(upstream: upstream, logger: logger, now: { clock.now })
 
-        #expect(try await cache.token() == MossVendedToken(token: "short-1", expiresIn: expiresIn))
+        #expect(try await cache.token() == VendedToken(token: "short-1", expiresIn: expiresIn))
         #expect(cache.cachedToken() == nil)
-        #expect(try await cache.token() == MossVendedToken(token: "short-2", expiresIn: expiresIn))
-        #expect(try await cache.token() == MossVendedToken(token: "long", expiresIn: 3540))
+        #expect(try await cache.token() == VendedToken(token: "short-2", expiresIn: expiresIn))
+        #expect(try await cache.token() == VendedToken(token: "long", expiresIn: 3540))
         #expect(await upstream.calls == 3)
         let warnings = handler.entries.filter { $0.level == .warning }
         #expect(warnings.count == 2)
@@ -209,7 +210,7 @@ private func waitingCallers(
         clock.advance(by: .milliseconds(10_500))
         await upstream.open()
         for task in tasks {
-            #expect(try await task.value.get() == MossVendedToken(token: "short", expiresIn: 19))
+            #expect(try await task.value.get() == VendedToken(token: "short", expiresIn: 19))
         }
     }
 
@@ -234,7 +235,7 @@ private func waitingCallers(
     @Test("a lifetime of 61 s is served for its last second with expiresIn 1")
     func lifetimeJustOverMargin() async throws {
         let cache = makeCache(FakeUpstreamScripted(always: projectToken("tok", expiresIn: 61)), clock: MossTestClock())
-        #expect(try await cache.token() == MossVendedToken(token: "tok", expiresIn: 1))
+        #expect(try await cache.token() == VendedToken(token: "tok", expiresIn: 1))
     }
 
     @Test("an implausible token from any upstream is refused", arguments: ["", "has space", "line\nbreak"])

@@ -19,9 +19,9 @@ extension AuthService {
             throw error
         }
         let strategy = try Self.strategy(of: request)
-        let body = try JSONRequestBody(request, allowed: ["email", "password"])
-        let rawEmail = try body.string("email")
-        let rawPassword = try body.string("password")
+        let body = try LoginRequest(body: request)
+        let rawEmail = body.email
+        let rawPassword = body.password
         guard let email = EmailAddress(rawEmail) else {
             throw ServiceError.invalidRequest("The email address is not valid.")
         }

@@ -16,8 +16,7 @@ extension AuthService {
         let scope = try Self.scope(of: request)
         // The body is checked even when the access token alone names the session: a malformed one is 400 and
         // nothing is revoked.
-        let body = try JSONRequestBody(request, allowed: ["refreshToken"], optional: true)
-        let bodyRefresh = try body.optionalString("refreshToken")
+        let bodyRefresh = try RefreshRequest.logoutToken(body: request)
         let identity: (userID: String, sessionID: String)?
         if scope == .local {
             identity = try await identify(request, bodyRefresh: bodyRefresh)

@@ -26,7 +26,7 @@ extension AuthService {
             // No refresh token at all (no body, no cookie): a missing credential, answered like a bad one.
             throw ServiceError.invalidGrant
         } else {
-            presented = try JSONRequestBody(request, allowed: ["refreshToken"]).string("refreshToken")
+            presented = try RefreshRequest(body: request).refreshToken
         }
         guard let claims = refreshTokens.decode(presented) else { throw ServiceError.invalidGrant }
         let outcome: RotationOutcome

@@ -9,12 +9,12 @@ extension AuthService {
     func register(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         guard limits.registrationEnabled else { throw ServiceError.registrationClosed }
         try limitAddress(request)
-        let body = try JSONRequestBody(request, allowed: ["email", "password", "tenantId"])
-        guard let email = EmailAddress(try body.string("email")) else {
+        let body = try RegisterRequest(body: request)
+        guard let email = EmailAddress(body.email) else {
             throw ServiceError.invalidRequest("The email address is not valid.")
         }
-        let rawPassword = try body.string("password")
-        let tenantID = try body.optionalString("tenantId")
+        let rawPassword = body.password
+        let tenantID = body.tenantId
         if let tenantID, tenantID.isEmpty || tenantID.utf8.count > 128 {
             throw ServiceError.invalidRequest("tenantId must be 1 to 128 bytes.")
         }

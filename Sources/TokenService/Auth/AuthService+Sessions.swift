@@ -1,6 +1,5 @@
 import AuthAPI
 import HTTPServer
-import JWT
 import Logging
 import Store
 
@@ -9,11 +8,8 @@ extension AuthService {
     func me(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let caller = try authenticator.authenticate(request, now: now())
         context.accessLogMetadata["user.id"] = .string(caller.userID)
-        let body: JSONObject = [
-            "sub": .string(caller.userID), "email": .string(caller.email), "role": .string(caller.role),
-            "tenantId": caller.tenantID.map(JSONValue.string) ?? .null,
-        ]
-        return .json(bytes: body.serialized(), headers: .noStore)
+        let body = MeResponse(sub: caller.userID, email: caller.email, role: caller.role, tenantId: caller.tenantID)
+        return .json(bytes: body.jsonBytes(), headers: .noStore)
     }
 
     /// `GET /auth/sessions?limit=&cursor=` → one page of the caller's live sessions, most recently used

@@ -1,7 +1,7 @@
 import AuthAPI
+import Cryptography
 import Foundation
 import HTTPServer
-import JWT
 import Store
 
 extension AuthService {
@@ -38,26 +38,7 @@ extension AuthService {
                 accessToken: nil, refreshToken: nil, tokenType: nil, expiresIn: issued.expiresIn,
                 user: Self.wireUser(user))
         }
-        return .json(status: status, bytes: Self.serialized(body), headers: headers)
-    }
-
-    /// The `TokenResponse` JSON as `JSONEncoder` would write it (absent optionals omitted, `tenantId` always
-    /// present, members in declaration order), written by the JWT module's one-pass serializer: this runs on
-    /// every login and refresh, and `JSONEncoder` was 5 % of a refresh's CPU.
-    static func serialized(_ body: TokenResponse) -> [UInt8] {
-        var members: [JSONObject.Member] = []
-        members.reserveCapacity(5)
-        if let token = body.accessToken { members.append(.init(name: "accessToken", value: .string(token))) }
-        if let token = body.refreshToken { members.append(.init(name: "refreshToken", value: .string(token))) }
-        if let type = body.tokenType { members.append(.init(name: "tokenType", value: .string(type))) }
-        members.append(.init(name: "expiresIn", value: .integer(Int64(body.expiresIn))))
-        let user = JSONObject([
-            .init(name: "id", value: .string(body.user.id)), .init(name: "email", value: .string(body.user.email)),
-            .init(name: "role", value: .string(body.user.role)),
-            .init(name: "tenantId", value: body.user.tenantId.map(JSONValue.string) ?? .null),
-        ])
-        members.append(.init(name: "user", value: .object(user)))
-        return JSONObject(members).serialized()
+        return .json(status: status, bytes: body.jsonBytes(), headers: headers)
     }
 }
 

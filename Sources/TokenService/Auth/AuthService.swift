@@ -1,7 +1,6 @@
 import AuthAPI
 import Foundation
 import HTTPServer
-import JWT
 import Logging
 import PasswordHash
 import Store

@@ -1,6 +1,6 @@
+import Cryptography
 import Foundation
 import HTTPServer
-import JWT
 import Store
 
 /// Turns a request into a `Caller`, or the 401/403 API.md prescribes.
@@ -148,14 +148,7 @@ struct Authenticator: Sendable {
     static func checkCSRF(_ request: HTTPRequest) throws(ServiceError) {
         guard let header = request.headers["X-CSRF-Token"], !header.isEmpty,
             let cookie = CookieJar.value(CookieJar.csrfCookie, in: request.headers),
-            constantTimeEquals(Array(header.utf8), Array(cookie.utf8))
+            ConstantTime.equals(Array(header.utf8), Array(cookie.utf8))
         else { throw .csrfFailed }
-    }
-
-    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
-        return difference == 0
     }
 }

@@ -1,3 +1,4 @@
+import Cryptography
 import Store
 
 #if canImport(FoundationEssentials)
@@ -67,7 +68,7 @@ struct ConfigurationDevelopmentKeys: Codable, Equatable {
     func write(to path: String) throws(ConfigurationError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let temporary = path + ".tmp-" + Self.randomHex(bytes: 8)
+        let temporary = path + ".tmp-" + (try Self.randomHex(bytes: 8))
         do {
             let data = try encoder.encode(self)
             try Self.createExclusively(temporary, contents: Array(data) + [UInt8(ascii: "\n")])
@@ -117,19 +118,23 @@ struct ConfigurationDevelopmentKeys: Codable, Equatable {
         return "0" + String(info.st_mode & 0o777, radix: 8)
     }
 
-    /// 64 random bytes from the system generator, base64url-encoded without padding (86 characters).
-    static func randomSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<64).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+    /// 64 random bytes from `SecureRandom`, base64url-encoded without padding (86 characters).
+    /// - Throws: ``ConfigurationError/storage(key:reason:)`` when the generator fails.
+    static func randomSecret() throws(ConfigurationError) -> String {
+        do {
+            return try SecureRandom.base64URL(byteCount: 64)
+        } catch {
+            throw .storage(key: "database.path", reason: "cannot generate a development key (\(error))")
+        }
     }
 
-    static func randomHex(bytes count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in
-            let byte = UInt8.random(in: .min ... .max, using: &generator)
-            return (byte < 16 ? "0" : "") + String(byte, radix: 16)
-        }.joined()
+    /// `count` random bytes from `SecureRandom` as lowercase hex, for unique names.
+    /// - Throws: ``ConfigurationError/storage(key:reason:)`` when the generator fails.
+    static func randomHex(bytes count: Int) throws(ConfigurationError) -> String {
+        do {
+            return try SecureRandom.hex(byteCount: count)
+        } catch {
+            throw .storage(key: "database.path", reason: "cannot generate a random name (\(error))")
+        }
     }
 }

@@ -31,12 +31,12 @@ extension ConfigurationLoader {
         var changed = false
         if needsAccessKey, keys.accessToken == nil {
             keys.accessToken = .init(
-                kid: "dev-" + ConfigurationDevelopmentKeys.randomHex(bytes: 4),
-                secret: ConfigurationDevelopmentKeys.randomSecret())
+                kid: "dev-" + (try ConfigurationDevelopmentKeys.randomHex(bytes: 4)),
+                secret: try ConfigurationDevelopmentKeys.randomSecret())
             changed = true
         }
         if needsRefreshSecret, keys.refreshToken == nil {
-            keys.refreshToken = .init(secret: ConfigurationDevelopmentKeys.randomSecret())
+            keys.refreshToken = .init(secret: try ConfigurationDevelopmentKeys.randomSecret())
             changed = true
         }
         if changed { try keys.write(to: path) }
@@ -96,7 +96,7 @@ extension ConfigurationLoader {
         } else if !isDirectory {
             throw .storage(key: "database.path", reason: "\"\(folder)\" is not a folder")
         }
-        let probe = folder + "/.tokenvend-probe-" + ConfigurationDevelopmentKeys.randomHex(bytes: 8)
+        let probe = folder + "/.tokenvend-probe-" + (try ConfigurationDevelopmentKeys.randomHex(bytes: 8))
         do {
             try ConfigurationDevelopmentKeys.createExclusively(probe, contents: [])
             try ConfigurationDevelopmentKeys.remove(probe)

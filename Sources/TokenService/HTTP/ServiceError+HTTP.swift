@@ -1,18 +1,55 @@
+public import AuthAPI
 public import HTTPServer
 
+/// The one mapping of `ServiceError` onto an HTTP answer: status, code, message and the headers the status
+/// requires (API.md's error table).
 extension ServiceError: HTTPResponseError {
-    public var status: HTTPStatus { HTTPStatus(code: statusCode) }
-    public var errorCode: String { code }
+    /// The response status.
+    public var status: HTTPStatus {
+        switch self {
+        case .invalidRequest, .weakPassword: .badRequest
+        case .invalidCredentials, .invalidToken, .invalidGrant: .unauthorized
+        case .insufficientScope, .csrfFailed, .registrationClosed: .forbidden
+        case .notFound: .notFound
+        case .emailTaken: .conflict
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .tooManyRequests: .tooManyRequests
+        case .upstream: .badGateway
+        case .unavailable: .serviceUnavailable
+        }
+    }
+
+    /// `code` as it goes on the wire.
+    public var errorCode: String { code.rawValue }
+
+    /// `message`.
     public var publicMessage: String { message }
+
+    /// `WWW-Authenticate` on 401 (RFC 6750 §3), `Retry-After` on 429 and 503.
     public var headers: HTTPHeaders {
         var fields = HTTPHeaders()
-        for (name, value) in headerFields { fields.add(name: name, value: value) }
+        switch self {
+        case .invalidToken(presented: false), .invalidCredentials, .invalidGrant:
+            fields.add(name: "WWW-Authenticate", value: #"Bearer realm="tokenvend""#)
+        case .invalidToken(presented: true):
+            fields.add(name: "WWW-Authenticate", value: #"Bearer realm="tokenvend", error="invalid_token""#)
+        case .tooManyRequests(let seconds), .unavailable(_, let seconds):
+            fields.add(name: "Retry-After", value: String(seconds))
+        default:
+            break
+        }
         return fields
     }
 }
 
 extension MossError: HTTPResponseError {
+    /// The response status: 502 or 503.
     public var status: HTTPStatus { HTTPStatus(code: httpStatus) }
+
+    /// `code` as it goes on the wire.
+    public var errorCode: String { code.rawValue }
+
+    /// `Retry-After` on 503.
     public var headers: HTTPHeaders {
         var fields = HTTPHeaders()
         if let seconds = retryAfterSeconds { fields.add(name: "Retry-After", value: String(seconds)) }

@@ -1,3 +1,5 @@
+public import AuthAPI
+
 /// Why a Moss project token could not be obtained, with the HTTP answer `GET /moss-token` gives for it.
 ///
 /// Mapping (API.md, "GET /moss-token"):
@@ -40,8 +42,8 @@ public enum MossError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The API error code: `upstream_error` for 502, `unavailable` for 503.
-    public var errorCode: String {
-        httpStatus == 503 ? "unavailable" : "upstream_error"
+    public var code: ErrorCode {
+        httpStatus == 503 ? .unavailable : .upstreamError
     }
 
     /// The value of `Retry-After` (seconds) for 503 answers, `nil` for 502.

@@ -1,3 +1,4 @@
+public import AuthAPI
 public import Logging
 import Synchronization
 
@@ -89,14 +90,14 @@ public final class MossTokenCache: Sendable {
 
     /// The cached token if it may still be served now; never waits (with refresh-ahead on, it may start a
     /// background refresh).
-    public func cachedToken() -> MossVendedToken? {
+    public func cachedToken() -> VendedToken? {
         cachedToken(now: clock())
     }
 
     /// The cached token if it may still be served at `now`; never waits (with refresh-ahead on, it may start a
     /// background refresh). Pass an instant the caller already has (e.g. the request's arrival) to save a clock
     /// read.
-    public func cachedToken(now: ContinuousClock.Instant) -> MossVendedToken? {
+    public func cachedToken(now: ContinuousClock.Instant) -> VendedToken? {
         state.withLock { state in
             guard let vended = state.entry?.vend(at: now) else { return nil }
             startBackgroundRefreshIfDue(&state, now: now)
@@ -111,7 +112,7 @@ public final class MossTokenCache: Sendable {
     ///
     /// - Throws: the ``MossError`` of the refresh this call waited for, or
     ///   ``MossError/coolingDown(retryAfterSeconds:)`` during the backoff.
-    public func token() async throws(MossError) -> MossVendedToken {
+    public func token() async throws(MossError) -> VendedToken {
         let now = clock()
         let lookup = state.withLock { state -> Lookup in
             if let vended = state.entry?.vend(at: now) {
@@ -140,7 +141,7 @@ public final class MossTokenCache: Sendable {
             guard entry.cached else { throw .badUpstreamResponse }
             // A fresh cached token is served even if the refresh outlived its serving window: its real expiry is
             // still at least `refreshMargin` away.
-            return MossVendedToken(token: entry.token, expiresIn: 1)
+            return VendedToken(token: entry.token, expiresIn: 1)
         }
     }
 
@@ -272,9 +273,9 @@ extension MossTokenCache {
 
         /// The token with its remaining serving time in whole seconds (≥ 1), or `nil` once `now` reaches
         /// `refreshAt`.
-        func vend(at now: ContinuousClock.Instant) -> MossVendedToken? {
+        func vend(at now: ContinuousClock.Instant) -> VendedToken? {
             guard now < refreshAt else { return nil }
-            return MossVendedToken(token: token, expiresIn: max(1, Int((refreshAt - now).components.seconds)))
+            return VendedToken(token: token, expiresIn: max(1, Int((refreshAt - now).components.seconds)))
         }
     }
 
@@ -299,7 +300,7 @@ extension MossTokenCache {
     }
 
     fileprivate enum Lookup {
-        case hit(MossVendedToken)
+        case hit(VendedToken)
         case coolingDown(retryAfterSeconds: Int)
         case wait(Task<Result<Entry, MossError>, Never>)
     }

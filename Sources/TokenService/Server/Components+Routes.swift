@@ -1,3 +1,4 @@
+import AuthAPI
 import Foundation
 import HTTPServer
 import Store
@@ -15,7 +16,8 @@ extension Components {
                 return .json(bytes: Self.ready)
             } catch {
                 return .error(
-                    status: HTTPStatus(code: 503), code: "unavailable", message: "The database is not answering.",
+                    status: .serviceUnavailable, code: ErrorCode.unavailable.rawValue,
+                    message: "The database is not answering.",
                     headers: ["Retry-After": "5"])
             }
         }

@@ -1,6 +1,5 @@
 public import Foundation
 import HTTPServer
-import JWT
 public import Logging
 import PasswordHash
 public import Prometheus

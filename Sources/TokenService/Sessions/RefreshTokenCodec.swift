@@ -1,5 +1,5 @@
+import Cryptography
 import Foundation
-import JWT
 
 /// Encodes and checks refresh tokens: `(session id, counter)` under an HMAC-SHA256 of a server secret.
 ///
@@ -23,8 +23,8 @@ struct RefreshTokenCodec: Sendable {
     private let mac: HMAC
 
     /// Creates a codec keyed with `secret` (at least 32 bytes).
-    /// - Throws: `JWTError.weakKey` when the secret is shorter than 32 bytes.
-    init(secret: [UInt8]) throws(JWTError) {
+    /// - Throws: `CryptographyError.weakKey` when the secret is shorter than 32 bytes.
+    init(secret: [UInt8]) throws(CryptographyError) {
         mac = try HMAC(algorithm: .sha256, key: secret)
     }
 

@@ -1,4 +1,5 @@
 import JWT
+import StrictJSON
 
 /// The claims of a verified access token (API.md "Access tokens").
 struct AccessClaims: JWTPayload, Equatable {

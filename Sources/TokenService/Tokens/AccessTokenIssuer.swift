@@ -1,6 +1,7 @@
 import Foundation
 import JWT
 import Store
+import StrictJSON
 
 /// Signs and verifies access tokens: HS512 JWS, header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`,
 /// `sub`, `sid`, `iat`, `exp`, `jti`, `email`, `role`, `tenantId` (API.md "Access tokens").

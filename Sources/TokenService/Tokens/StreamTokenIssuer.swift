@@ -1,5 +1,6 @@
 import Foundation
 import JWT
+import StrictJSON
 
 /// Signs Bloomreach Data hub "Stream JWTs": HS512, header exactly `{"alg":"HS512","typ":"JWT","kid":…}`,
 /// payload `{"exp", "iat", "ids"}`, keyed with the UTF-8 bytes of the configured secret string, as

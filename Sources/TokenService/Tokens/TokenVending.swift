@@ -1,6 +1,6 @@
+import AuthAPI
 import Foundation
 import HTTPServer
-import JWT
 import Logging
 
 /// The two endpoints tokenvend exists for: `GET /moss-token` and `POST /stream-token` (API.md "Token vending").
@@ -23,8 +23,7 @@ struct TokenVending: Sendable {
         let (caller, owned) = try authenticator.authenticateWithCustomerIDs(
             request, now: now, emailAsRegistered: emailCustomerID)
         context.accessLogMetadata["user.id"] = .string(caller.userID)
-        let requested = try JSONRequestBody(request, allowed: ["customerIds"], optional: true)
-            .optionalStringMap("customerIds")
+        let requested = try StreamTokenRequest(body: request).customerIds
         guard let stream else {
             throw ServiceError.unavailable("Stream tokens are not configured.", retryAfter: 3600)
         }
@@ -34,7 +33,8 @@ struct TokenVending: Sendable {
         }
         let issued = try stream.issue(ids: ids, now: now)
         metrics.tokensIssued.increment(.stream)
-        return .json(bytes: Self.body(token: issued.token, expiresIn: issued.expiresIn), headers: .noStore)
+        return .json(
+            bytes: VendedToken(token: issued.token, expiresIn: issued.expiresIn).jsonBytes(), headers: .noStore)
     }
 
     /// `GET /moss-token` → `{"token", "expiresIn"}` from the shared project-token cache.
@@ -49,16 +49,8 @@ struct TokenVending: Sendable {
         return .async { try await mossResponse(moss.token()) }
     }
 
-    private func mossResponse(_ vended: MossVendedToken) -> HTTPResponse {
+    private func mossResponse(_ vended: VendedToken) -> HTTPResponse {
         metrics.tokensIssued.increment(.moss)
-        return .json(bytes: Self.body(token: vended.token, expiresIn: vended.expiresIn), headers: .noStore)
-    }
-
-    /// `{"token":…,"expiresIn":…}`.
-    static func body(token: String, expiresIn: Int) -> [UInt8] {
-        JSONObject([
-            JSONObject.Member(name: "token", value: .string(token)),
-            JSONObject.Member(name: "expiresIn", value: .integer(Int64(expiresIn))),
-        ]).serialized()
+        return .json(bytes: vended.jsonBytes(), headers: .noStore)
     }
 }

@@ -1,5 +1,7 @@
+import Cryptography
 import Foundation
 import JWT
+import StrictJSON
 import Testing
 import TokenService
 import TokenServiceTesting

@@ -8,9 +8,9 @@
 
 /// Byte-level views of native strings for the JSON hot paths; `String`'s own operations are Unicode-aware and
 /// several times slower for these short ASCII names.
-enum UTF8Bytes {
+package enum UTF8Bytes {
     /// Whether two strings have the same UTF-8 bytes (no canonical equivalence).
-    static func equal(_ a: String, _ b: String) -> Bool {
+    package static func equal(_ a: String, _ b: String) -> Bool {
         let count = a.utf8.count
         guard count == b.utf8.count else { return false }
         let fast = unsafe a.utf8.withContiguousStorageIfAvailable { left in
@@ -27,25 +27,9 @@ enum UTF8Bytes {
         return a.utf8.elementsEqual(b.utf8)
     }
 
-    /// Appends the UTF-8 bytes of `string` when none needs a JSON escape (`"`, `\`, control characters;
-    /// RFC 8259 §7) and returns `true`; otherwise appends nothing and returns `false`.
-    static func appendIfPlainJSON(_ string: String, to output: inout [UInt8]) -> Bool {
-        let appended = unsafe string.utf8.withContiguousStorageIfAvailable { bytes in
-            var index = 0
-            while index < bytes.count {
-                let byte = unsafe bytes[index]
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-                index += 1
-            }
-            unsafe output.append(contentsOf: bytes)
-            return true
-        }
-        return appended ?? false
-    }
-
     /// The UTF-8 length (capped at 255) in the top byte and the first 7 bytes below it. Equal names have equal keys;
     /// names of at most 7 bytes are equal exactly when their keys are.
-    static func packedKey(_ string: String) -> UInt64 {
+    package static func packedKey(_ string: String) -> UInt64 {
         let count = string.utf8.count
         var key = UInt64(min(count, 255)) << 56
         let fast = unsafe string.utf8.withContiguousStorageIfAvailable { bytes in
@@ -63,12 +47,12 @@ enum UTF8Bytes {
     }
 
     /// Whether a packed key holds its whole name (7 bytes or fewer).
-    static func isFullyPacked(_ key: UInt64) -> Bool {
+    package static func isFullyPacked(_ key: UInt64) -> Bool {
         key >> 56 <= 7
     }
 
     /// The UTF-8 bytes of `string`, copied in one step when the storage is contiguous.
-    static func array(_ string: String) -> [UInt8] {
+    package static func array(_ string: String) -> [UInt8] {
         let copied = unsafe string.utf8.withContiguousStorageIfAvailable { source in
             unsafe [UInt8](unsafeUninitializedCapacity: source.count) { target, initialized in
                 if let base = source.baseAddress, source.count > 0 {
@@ -82,7 +66,7 @@ enum UTF8Bytes {
 
     /// A string from `bytes[range]`; `nil` when the bytes are not valid UTF-8. `ascii` promises that every byte is
     /// below 0x80 and skips validation.
-    static func string(_ bytes: [UInt8], _ range: Range<Int>, ascii: Bool) -> String? {
+    package static func string(_ bytes: [UInt8], _ range: Range<Int>, ascii: Bool) -> String? {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count)
         return unsafe bytes.withUnsafeBufferPointer { buffer in
             let slice = unsafe UnsafeBufferPointer(rebasing: buffer[range])
@@ -91,7 +75,7 @@ enum UTF8Bytes {
     }
 
     /// Whether `bytes[range]` equals `other` byte for byte.
-    static func equal(_ bytes: [UInt8], _ range: Range<Int>, _ other: [UInt8]) -> Bool {
+    package static func equal(_ bytes: [UInt8], _ range: Range<Int>, _ other: [UInt8]) -> Bool {
         guard range.count == other.count, range.lowerBound >= 0, range.upperBound <= bytes.count else { return false }
         var index = 0
         while index < other.count {
@@ -102,7 +86,7 @@ enum UTF8Bytes {
     }
 
     /// The positions of the first two `.` in `bytes` and the number of dots (counting stops at 3).
-    static func dots(_ bytes: [UInt8]) -> (first: Int, second: Int, count: Int) {
+    package static func dots(_ bytes: [UInt8]) -> (first: Int, second: Int, count: Int) {
         unsafe bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return (-1, -1, 0) }
             var found = (first: -1, second: -1, count: 0)

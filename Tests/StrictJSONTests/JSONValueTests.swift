@@ -1,9 +1,9 @@
-import JWT
+import StrictJSON
 import Testing
 
 @Suite struct JSONValueTests {
     /// Parses through the public surface: a token payload is the only way in besides `JSONValue.parse`.
-    func parse(_ text: String) throws(JWTError) -> JSONValue {
+    func parse(_ text: String) throws(StrictJSONError) -> JSONValue {
         try JSONValue.parse(Array(text.utf8))
     }
 
@@ -20,10 +20,10 @@ import Testing
     func strings() throws {
         #expect(try parse(#""a\"\\\/\b\f\n\r\t\u0041\u00e9\ud83d\ude00""#) == .string("a\"\\/\u{8}\u{c}\n\r\tAé😀"))
         #expect(try parse("\"h\u{e9}\"") == .string("hé"))
-        #expect(throws: JWTError.malformed(.json)) { try JSONValue.parse([0x22, 0xff, 0x22]) }
-        #expect(throws: JWTError.malformed(.json)) { try parse(#""\ud83d""#) }
-        #expect(throws: JWTError.malformed(.json)) { try parse(#""\ude00""#) }
-        #expect(throws: JWTError.malformed(.json)) { try parse("\"tab\there\"") }
+        #expect(throws: StrictJSONError.invalid) { try JSONValue.parse([0x22, 0xff, 0x22]) }
+        #expect(throws: StrictJSONError.invalid) { try parse(#""\ud83d""#) }
+        #expect(throws: StrictJSONError.invalid) { try parse(#""\ude00""#) }
+        #expect(throws: StrictJSONError.invalid) { try parse("\"tab\there\"") }
     }
 
     @Test(
@@ -33,16 +33,16 @@ import Testing
             "'a'", "\"\\x\"", "{} {}", "\u{FEFF}{}", "NaN", "1e999", "[1 2]",
         ])
     func rejectsInvalid(text: String) {
-        #expect(throws: JWTError.self) { try parse(text) }
+        #expect(throws: StrictJSONError.self) { try parse(text) }
     }
 
     @Test("rejects duplicate member names at any depth")
     func duplicates() {
-        #expect(throws: JWTError.malformed(.duplicateMember)) { try parse(#"{"a":1,"a":2}"#) }
-        #expect(throws: JWTError.malformed(.duplicateMember)) { try parse(#"{"x":{"a":1,"b":2,"a":3}}"#) }
-        #expect(throws: JWTError.malformed(.duplicateMember)) { try parse(#"{"a":1,"\u0061":2}"#) }
+        #expect(throws: StrictJSONError.duplicateMember) { try parse(#"{"a":1,"a":2}"#) }
+        #expect(throws: StrictJSONError.duplicateMember) { try parse(#"{"x":{"a":1,"b":2,"a":3}}"#) }
+        #expect(throws: StrictJSONError.duplicateMember) { try parse(#"{"a":1,"\u0061":2}"#) }
         let many = (0..<40).map { "\"k\($0)\":1" }.joined(separator: ",")
-        #expect(throws: JWTError.malformed(.duplicateMember)) { try parse("{\(many),\"k7\":2}") }
+        #expect(throws: StrictJSONError.duplicateMember) { try parse("{\(many),\"k7\":2}") }
     }
 
     @Test("accepts 64 levels of nesting and rejects 65")
@@ -51,8 +51,8 @@ import Testing
             String(repeating: "[", count: depth - 1) + "{}" + String(repeating: "]", count: depth - 1)
         }
         _ = try parse(nested(64))
-        #expect(throws: JWTError.malformed(.nestingTooDeep)) { try parse(nested(65)) }
-        #expect(throws: JWTError.malformed(.nestingTooDeep)) { try parse(String(repeating: "[", count: 100_000)) }
+        #expect(throws: StrictJSONError.nestingTooDeep) { try parse(nested(65)) }
+        #expect(throws: StrictJSONError.nestingTooDeep) { try parse(String(repeating: "[", count: 100_000)) }
     }
 
     @Test("parses integers exactly and falls back to doubles outside Int64")

@@ -1,6 +1,6 @@
 extension JSONParser {
     /// Parses a string starting at the opening quote; validates UTF-8 and escapes (RFC 8259 §7).
-    mutating func parseString() throws(JWTError) -> String {
+    mutating func parseString() throws(StrictJSONError) -> String {
         index += 1
         let start = index
         var nonASCII: UInt8 = 0
@@ -11,37 +11,37 @@ extension JSONParser {
                 let range = start..<index
                 index += 1
                 guard let string = UTF8Bytes.string(bytes, range, ascii: nonASCII & 0x80 == 0) else {
-                    throw .malformed(.json)
+                    throw .invalid
                 }
                 return string
             }
             if byte == UInt8(ascii: "\\") { break }
-            guard byte >= 0x20 else { throw .malformed(.json) }
+            guard byte >= 0x20 else { throw .invalid }
             nonASCII |= byte
             index += 1
         }
-        guard index < end else { throw .malformed(.json) }
+        guard index < end else { throw .invalid }
         var buffer = Array(bytes[start..<index])
         while index < end {
             let byte = bytes[index]
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let string = String(validating: buffer, as: UTF8.self) else { throw .malformed(.json) }
+                guard let string = String(validating: buffer, as: UTF8.self) else { throw .invalid }
                 return string
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &buffer)
             case 0..<0x20:
-                throw .malformed(.json)
+                throw .invalid
             default:
                 buffer.append(byte)
             }
         }
-        throw .malformed(.json)
+        throw .invalid
     }
 
-    private mutating func parseEscape(into buffer: inout [UInt8]) throws(JWTError) {
-        guard index < end else { throw .malformed(.json) }
+    private mutating func parseEscape(into buffer: inout [UInt8]) throws(StrictJSONError) {
+        guard index < end else { throw .invalid }
         let byte = bytes[index]
         index += 1
         switch byte {
@@ -55,21 +55,21 @@ extension JSONParser {
             var scalar = UInt32(try parseHex4())
             if (0xD800..<0xDC00).contains(scalar) {
                 guard end - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                else { throw .malformed(.json) }
+                else { throw .invalid }
                 index += 2
                 let low = UInt32(try parseHex4())
-                guard (0xDC00..<0xE000).contains(low) else { throw .malformed(.json) }
+                guard (0xDC00..<0xE000).contains(low) else { throw .invalid }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             }
-            guard let unicode = Unicode.Scalar(scalar) else { throw .malformed(.json) }
+            guard let unicode = Unicode.Scalar(scalar) else { throw .invalid }
             buffer.append(contentsOf: UTF8.encode(unicode).map { Array($0) } ?? [])
         default:
-            throw .malformed(.json)
+            throw .invalid
         }
     }
 
-    private mutating func parseHex4() throws(JWTError) -> UInt16 {
-        guard end - index >= 4 else { throw .malformed(.json) }
+    private mutating func parseHex4() throws(StrictJSONError) -> UInt16 {
+        guard end - index >= 4 else { throw .invalid }
         var value: UInt16 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -79,7 +79,7 @@ extension JSONParser {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw .malformed(.json)
+            default: throw .invalid
             }
             value = value << 4 | UInt16(digit)
         }
@@ -87,10 +87,10 @@ extension JSONParser {
     }
 
     /// Parses a number with the exact RFC 8259 grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    mutating func parseNumber() throws(JWTError) -> JSONValue {
+    mutating func parseNumber() throws(StrictJSONError) -> JSONValue {
         let start = index
         if index < end, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < end, isDigit(bytes[index]) else { throw .malformed(.json) }
+        guard index < end, isDigit(bytes[index]) else { throw .invalid }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
@@ -100,19 +100,19 @@ extension JSONParser {
         if index < end, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard index < end, isDigit(bytes[index]) else { throw .malformed(.json) }
+            guard index < end, isDigit(bytes[index]) else { throw .invalid }
             while index < end, isDigit(bytes[index]) { index += 1 }
         }
         if index < end, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
             if index < end, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < end, isDigit(bytes[index]) else { throw .malformed(.json) }
+            guard index < end, isDigit(bytes[index]) else { throw .invalid }
             while index < end, isDigit(bytes[index]) { index += 1 }
         }
         if isInteger, let value = integer(start..<index) { return .integer(value) }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw .malformed(.json) }
+        guard let value = Double(text), value.isFinite else { throw .invalid }
         return .double(value)
     }
 

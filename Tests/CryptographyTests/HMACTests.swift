@@ -1,4 +1,4 @@
-import JWT
+import Cryptography
 import Testing
 
 @Suite struct HMACTests {
@@ -66,8 +66,8 @@ import Testing
     @Test("refuses keys shorter than the hash output unless asked", arguments: HMAC.Algorithm.allCases)
     func shortKeys(algorithm: HMAC.Algorithm) throws {
         let short = [UInt8](repeating: 1, count: algorithm.outputByteCount - 1)
-        #expect(throws: JWTError.weakKey) { try HMAC(algorithm: algorithm, key: short) }
-        #expect(throws: JWTError.weakKey) { try HMAC(algorithm: algorithm, key: [], allowShortKey: true) }
+        #expect(throws: CryptographyError.weakKey) { try HMAC(algorithm: algorithm, key: short) }
+        #expect(throws: CryptographyError.weakKey) { try HMAC(algorithm: algorithm, key: [], allowShortKey: true) }
         _ = try HMAC(algorithm: algorithm, key: short + [1])
     }
 

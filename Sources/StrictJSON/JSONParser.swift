@@ -3,9 +3,9 @@
 /// Stricter than Foundation where it matters for tokens: duplicate member names, nesting deeper than
 /// `maximumDepth`, invalid UTF-8, lone surrogates, control characters in strings, leading zeros, a byte-order mark
 /// and trailing content are all rejected.
-struct JSONParser {
+package struct JSONParser {
     /// Containers may nest this deep (the outermost object is level 1).
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     let bytes: [UInt8]
     var index: Int
@@ -18,18 +18,18 @@ struct JSONParser {
     }
 
     /// Parses `bytes[range]` as exactly one JSON value, surrounded by optional whitespace.
-    static func parse(_ bytes: [UInt8], range: Range<Int>? = nil) throws(JWTError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], range: Range<Int>? = nil) throws(StrictJSONError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, range: range ?? bytes.startIndex..<bytes.endIndex)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 1)
         parser.skipWhitespace()
-        guard parser.index == parser.end else { throw .malformed(.json) }
+        guard parser.index == parser.end else { throw .invalid }
         return value
     }
 
     /// Parses `bytes[range]` as one JSON object.
-    static func parseObject(_ bytes: [UInt8], range: Range<Int>? = nil) throws(JWTError) -> JSONObject {
-        guard case .object(let object) = try parse(bytes, range: range) else { throw .malformed(.notAnObject) }
+    package static func parseObject(_ bytes: [UInt8], range: Range<Int>? = nil) throws(StrictJSONError) -> JSONObject {
+        guard case .object(let object) = try parse(bytes, range: range) else { throw .notAnObject }
         return object
     }
 
@@ -42,8 +42,8 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseValue(depth: Int) throws(JWTError) -> JSONValue {
-        guard index < end else { throw .malformed(.json) }
+    private mutating func parseValue(depth: Int) throws(StrictJSONError) -> JSONValue {
+        guard index < end else { throw .invalid }
         switch bytes[index] {
         case UInt8(ascii: "{"): return .object(try parseObject(depth: depth))
         case UInt8(ascii: "["): return .array(try parseArray(depth: depth))
@@ -61,15 +61,15 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: String) throws(JWTError) {
+    private mutating func expectLiteral(_ literal: String) throws(StrictJSONError) {
         for byte in literal.utf8 {
-            guard index < end, bytes[index] == byte else { throw .malformed(.json) }
+            guard index < end, bytes[index] == byte else { throw .invalid }
             index += 1
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(JWTError) -> JSONObject {
-        guard depth <= Self.maximumDepth else { throw .malformed(.nestingTooDeep) }
+    private mutating func parseObject(depth: Int) throws(StrictJSONError) -> JSONObject {
+        guard depth <= Self.maximumDepth else { throw .nestingTooDeep }
         index += 1
         var members: [JSONObject.Member] = []
         members.reserveCapacity(12)
@@ -79,28 +79,28 @@ struct JSONParser {
             return JSONObject(uncheckedMembers: members)
         }
         while true {
-            guard index < end, bytes[index] == UInt8(ascii: "\"") else { throw .malformed(.json) }
+            guard index < end, bytes[index] == UInt8(ascii: "\"") else { throw .invalid }
             let name = try parseString()
             skipWhitespace()
-            guard index < end, bytes[index] == UInt8(ascii: ":") else { throw .malformed(.json) }
+            guard index < end, bytes[index] == UInt8(ascii: ":") else { throw .invalid }
             index += 1
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
             members.append(JSONObject.Member(name: name, value: value))
             skipWhitespace()
-            guard index < end else { throw .malformed(.json) }
+            guard index < end else { throw .invalid }
             let separator = bytes[index]
             index += 1
             if separator == UInt8(ascii: "}") { break }
-            guard separator == UInt8(ascii: ",") else { throw .malformed(.json) }
+            guard separator == UInt8(ascii: ",") else { throw .invalid }
             skipWhitespace()
         }
-        guard !JSONObject.hasDuplicateNames(members) else { throw .malformed(.duplicateMember) }
+        guard !JSONObject.hasDuplicateNames(members) else { throw .duplicateMember }
         return JSONObject(uncheckedMembers: members)
     }
 
-    private mutating func parseArray(depth: Int) throws(JWTError) -> [JSONValue] {
-        guard depth <= Self.maximumDepth else { throw .malformed(.nestingTooDeep) }
+    private mutating func parseArray(depth: Int) throws(StrictJSONError) -> [JSONValue] {
+        guard depth <= Self.maximumDepth else { throw .nestingTooDeep }
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -111,11 +111,11 @@ struct JSONParser {
         while true {
             elements.append(try parseValue(depth: depth + 1))
             skipWhitespace()
-            guard index < end else { throw .malformed(.json) }
+            guard index < end else { throw .invalid }
             let separator = bytes[index]
             index += 1
             if separator == UInt8(ascii: "]") { return elements }
-            guard separator == UInt8(ascii: ",") else { throw .malformed(.json) }
+            guard separator == UInt8(ascii: ",") else { throw .invalid }
             skipWhitespace()
         }
     }

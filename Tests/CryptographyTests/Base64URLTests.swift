@@ -1,4 +1,4 @@
-import JWT
+import Cryptography
 import Testing
 
 @Suite struct Base64URLTests {

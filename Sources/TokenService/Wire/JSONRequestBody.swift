@@ -1,10 +1,10 @@
 import HTTPServer
-import JWT
+import StrictJSON
 
 /// A request's JSON object body, parsed strictly: `application/json` only (415), a single object with no
 /// duplicate members (400), and only the members an endpoint names (400 for any other).
 ///
-/// It reuses the JWT module's strict parser (depth and size limits, duplicate detection), which is also
+/// It uses StrictJSON's parser (depth and size limits, duplicate detection), which is also
 /// several times cheaper than Foundation's decoders for these small bodies.
 struct JSONRequestBody {
     private let object: JSONObject
@@ -17,13 +17,25 @@ struct JSONRequestBody {
             return
         }
         guard Self.isJSON(request.headers["Content-Type"]) else { throw .unsupportedMediaType }
-        guard case .object(let parsed)? = try? JSONValue.parse(request.body) else {
-            throw .invalidRequest("The body must be one JSON object.")
+        let parsed: JSONObject
+        do {
+            parsed = try JSONParser.parseObject(request.body)
+        } catch {
+            // Every StrictJSONError (invalid, not an object, duplicate member, too deep) is the same 400.
+            throw Self.invalidBody(error)
         }
         for member in parsed.members where !allowed.contains(member.name) {
             throw .invalidRequest("Unexpected member \"\(Self.printable(member.name))\".")
         }
         object = parsed
+    }
+
+    /// The 400 for a body that is not one strict JSON object; one message for every parse failure.
+    static func invalidBody(_ error: StrictJSONError) -> ServiceError {
+        switch error {
+        case .invalid, .notAnObject, .duplicateMember, .nestingTooDeep:
+            .invalidRequest("The body must be one JSON object.")
+        }
     }
 
     /// A required string member.

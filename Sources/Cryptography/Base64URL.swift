@@ -29,12 +29,12 @@ public enum Base64URL {
     }
 
     /// The number of characters `byteCount` bytes encode to.
-    static func encodedCount(_ byteCount: Int) -> Int {
-        (byteCount / 3) * 4 + [0, 2, 3][byteCount % 3]
+    @inlinable package static func encodedCount(_ byteCount: Int) -> Int {
+        (byteCount / 3) * 4 + (byteCount % 3 == 0 ? 0 : byteCount % 3 + 1)
     }
 
     /// Appends the encoding of `bytes` to `output`.
-    static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+    package static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
         let base = output.count
         let count = encodedCount(bytes.count)
         output.append(contentsOf: repeatElement(0, count: count))
@@ -74,7 +74,7 @@ public enum Base64URL {
     }
 
     /// Decodes `text[range]` strictly; `nil` on any deviation from canonical unpadded base64url.
-    static func decode(_ text: [UInt8], range: Range<Int>) -> [UInt8]? {
+    package static func decode(_ text: [UInt8], range: Range<Int>) -> [UInt8]? {
         precondition(range.lowerBound >= text.startIndex && range.upperBound <= text.endIndex)
         let count = range.count
         guard count % 4 != 1 else { return nil }

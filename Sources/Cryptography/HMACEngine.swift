@@ -13,7 +13,7 @@ final class HMACEngine: Sendable {
     /// Workspaces kept for reuse; more than this many concurrent callers allocate and free their own.
     private static let poolLimit = 32
 
-    init(algorithm: HMAC.Algorithm, key: [UInt8]) throws(JWTError) {
+    init(algorithm: HMAC.Algorithm, key: [UInt8]) throws(CryptographyError) {
         let template = try HMACWorkspace(algorithm: algorithm)
         try template.setKey(key, algorithm: algorithm)
         self.template = template
@@ -21,15 +21,15 @@ final class HMACEngine: Sendable {
         self.outputByteCount = algorithm.outputByteCount
     }
 
-    func authenticationCode(for bytes: [UInt8], range: Range<Int>) throws(JWTError) -> [UInt8] {
+    func authenticationCode(for bytes: [UInt8], range: Range<Int>) throws(CryptographyError) -> [UInt8] {
         precondition(range.lowerBound >= bytes.startIndex && range.upperBound <= bytes.endIndex)
         let workspace = try acquire()
         defer { release(workspace) }
         return try workspace.authenticationCode(for: bytes, range: range, outputByteCount: outputByteCount)
     }
 
-    private func acquire() throws(JWTError) -> HMACWorkspace {
-        try pool.withLock { (workspaces: inout [HMACWorkspace]) throws(JWTError) -> HMACWorkspace in
+    private func acquire() throws(CryptographyError) -> HMACWorkspace {
+        try pool.withLock { (workspaces: inout [HMACWorkspace]) throws(CryptographyError) -> HMACWorkspace in
             if let workspace = workspaces.popLast() { return workspace }
             return try template.clone()
         }

@@ -5,12 +5,12 @@ internal import COpenSSL
 ///
 /// `@unchecked Sendable`: an instance is used by one thread at a time — `HMACEngine` hands it out and takes it
 /// back under its `Mutex`, and clones its template only while holding that lock.
-@safe final class HMACWorkspace: @unchecked Sendable {
+@safe package final class HMACWorkspace: @unchecked Sendable {
     private let inner: OpaquePointer
     private let outer: OpaquePointer
     private let scratch: OpaquePointer
 
-    init(algorithm: HMAC.Algorithm) throws(JWTError) {
+    init(algorithm: HMAC.Algorithm) throws(CryptographyError) {
         let contexts = unsafe [EVP_MD_CTX_new(), EVP_MD_CTX_new(), EVP_MD_CTX_new()]
         guard unsafe !contexts.contains(nil) else {
             unsafe EVP_MD_CTX_free(contexts[0])
@@ -38,7 +38,7 @@ internal import COpenSSL
     }
 
     /// Absorbs `key ⊕ ipad` and `key ⊕ opad` into the inner and outer contexts; wipes every copy of the key.
-    func setKey(_ key: [UInt8], algorithm: HMAC.Algorithm) throws(JWTError) {
+    func setKey(_ key: [UInt8], algorithm: HMAC.Algorithm) throws(CryptographyError) {
         let md = unsafe Self.digest(algorithm)
         var block = [UInt8](repeating: 0, count: algorithm.blockByteCount)
         defer { Self.cleanse(&block) }
@@ -61,7 +61,7 @@ internal import COpenSSL
     }
 
     /// A workspace with the same keyed states.
-    func clone() throws(JWTError) -> HMACWorkspace {
+    func clone() throws(CryptographyError) -> HMACWorkspace {
         let copy = try HMACWorkspace(algorithm: .sha256)
         guard unsafe EVP_MD_CTX_copy_ex(copy.inner, inner) == 1, unsafe EVP_MD_CTX_copy_ex(copy.outer, outer) == 1
         else { throw .cryptoFailure }
@@ -72,7 +72,7 @@ internal import COpenSSL
         for bytes: [UInt8],
         range: Range<Int>,
         outputByteCount: Int
-    ) throws(JWTError) -> [UInt8] {
+    ) throws(CryptographyError) -> [UInt8] {
         var ok = false
         let code = unsafe [UInt8](unsafeUninitializedCapacity: outputByteCount) { output, initialized in
             var length: UInt32 = 0
@@ -92,7 +92,7 @@ internal import COpenSSL
     }
 
     /// Overwrites `bytes` with zeros in a way the optimizer cannot drop (`OPENSSL_cleanse`).
-    static func cleanse(_ bytes: inout [UInt8]) {
+    package static func cleanse(_ bytes: inout [UInt8]) {
         unsafe bytes.withUnsafeMutableBytes { unsafe OPENSSL_cleanse($0.baseAddress, $0.count) }
     }
 }

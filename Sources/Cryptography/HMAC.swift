@@ -41,9 +41,9 @@ public struct HMAC: Sendable {
     ///   - key: The secret. Keys longer than the hash block are hashed first (RFC 2104 §2).
     ///   - allowShortKey: Accept keys shorter than the hash output (for published test vectors and interop
     ///     only). Default: `false`.
-    /// - Throws: `JWTError.weakKey` when the key is empty, or shorter than `algorithm.outputByteCount` and
-    ///   `allowShortKey` is false; `JWTError.cryptoFailure` when OpenSSL fails.
-    public init(algorithm: Algorithm, key: [UInt8], allowShortKey: Bool = false) throws(JWTError) {
+    /// - Throws: `CryptographyError.weakKey` when the key is empty, or shorter than `algorithm.outputByteCount` and
+    ///   `allowShortKey` is false; `CryptographyError.cryptoFailure` when OpenSSL fails.
+    public init(algorithm: Algorithm, key: [UInt8], allowShortKey: Bool = false) throws(CryptographyError) {
         guard !key.isEmpty, allowShortKey || key.count >= algorithm.outputByteCount else { throw .weakKey }
         self.algorithm = algorithm
         self.engine = try HMACEngine(algorithm: algorithm, key: key)
@@ -52,22 +52,22 @@ public struct HMAC: Sendable {
     /// Computes the authentication code of `message`.
     ///
     /// - Returns: `algorithm.outputByteCount` bytes.
-    /// - Throws: `JWTError.cryptoFailure` when OpenSSL fails (allocation failure).
-    public func authenticationCode(for message: [UInt8]) throws(JWTError) -> [UInt8] {
+    /// - Throws: `CryptographyError.cryptoFailure` when OpenSSL fails (allocation failure).
+    public func authenticationCode(for message: [UInt8]) throws(CryptographyError) -> [UInt8] {
         try engine.authenticationCode(for: message, range: message.startIndex..<message.endIndex)
     }
 
     /// Checks `code` against the authentication code of `message` in constant time (`CRYPTO_memcmp`).
     ///
     /// - Returns: `true` only when `code` has the full length and every byte matches.
-    /// - Throws: `JWTError.cryptoFailure` when OpenSSL fails.
-    public func isValidAuthenticationCode(_ code: [UInt8], for message: [UInt8]) throws(JWTError) -> Bool {
+    /// - Throws: `CryptographyError.cryptoFailure` when OpenSSL fails.
+    public func isValidAuthenticationCode(_ code: [UInt8], for message: [UInt8]) throws(CryptographyError) -> Bool {
         let expected = try authenticationCode(for: message)
         return ConstantTime.equals(expected, code)
     }
 
     /// The code of `bytes[range]`, without copying the range out.
-    func authenticationCode(for bytes: [UInt8], range: Range<Int>) throws(JWTError) -> [UInt8] {
+    package func authenticationCode(for bytes: [UInt8], range: Range<Int>) throws(CryptographyError) -> [UInt8] {
         try engine.authenticationCode(for: bytes, range: range)
     }
 }

@@ -1,0 +1,50 @@
+public import AuthAPI
+public import HTTPServer
+
+// The request bodies of API.md, decoded strictly through `JSONRequestBody` (only `application/json`, one
+// object, no duplicate or unknown members); every failure is a `ServiceError` with API.md's code.
+
+extension LoginRequest {
+    /// The body of `POST /auth/login`: `{"email", "password"}`, both strings.
+    /// - Throws: `ServiceError.unsupportedMediaType`, or `.invalidRequest` naming the broken rule.
+    public init(body request: HTTPRequest) throws(ServiceError) {
+        let body = try JSONRequestBody(request, allowed: ["email", "password"])
+        self.init(email: try body.string("email"), password: try body.string("password"))
+    }
+}
+
+extension RefreshRequest {
+    /// The body of `POST /auth/refresh`: `{"refreshToken"}`, a string.
+    /// - Throws: `ServiceError.unsupportedMediaType`, or `.invalidRequest` naming the broken rule.
+    public init(body request: HTTPRequest) throws(ServiceError) {
+        self.init(refreshToken: try JSONRequestBody(request, allowed: ["refreshToken"]).string("refreshToken"))
+    }
+
+    /// The optional body of `POST /auth/logout`: empty, or `{"refreshToken"}` with a string or `null`.
+    /// - Returns: The refresh token, or nil when the body is empty or the member absent or `null`.
+    /// - Throws: `ServiceError.unsupportedMediaType`, or `.invalidRequest` naming the broken rule.
+    public static func logoutToken(body request: HTTPRequest) throws(ServiceError) -> String? {
+        try JSONRequestBody(request, allowed: ["refreshToken"], optional: true).optionalString("refreshToken")
+    }
+}
+
+extension RegisterRequest {
+    /// The body of `POST /auth/register`: `{"email", "password", "tenantId"?}`; `tenantId` may be `null`.
+    /// - Throws: `ServiceError.unsupportedMediaType`, or `.invalidRequest` naming the broken rule.
+    public init(body request: HTTPRequest) throws(ServiceError) {
+        let body = try JSONRequestBody(request, allowed: ["email", "password", "tenantId"])
+        self.init(
+            email: try body.string("email"), password: try body.string("password"),
+            tenantId: try body.optionalString("tenantId"))
+    }
+}
+
+extension StreamTokenRequest {
+    /// The optional body of `POST /stream-token`: empty, or `{"customerIds"?: {name: string}}`.
+    /// - Throws: `ServiceError.unsupportedMediaType`, or `.invalidRequest` naming the broken rule.
+    public init(body request: HTTPRequest) throws(ServiceError) {
+        self.init(
+            customerIds: try JSONRequestBody(request, allowed: ["customerIds"], optional: true)
+                .optionalStringMap("customerIds"))
+    }
+}
