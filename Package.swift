@@ -28,6 +28,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Configuration readers; no traits: tokenvend reads its JSON file itself (strict types, unknown keys).
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
     ],
     targets: [
         // System libraries, found through pkg-config; `providers` names the Debian packages.
@@ -41,7 +43,10 @@ let package = Package(
         .target(name: "JWT", dependencies: ["COpenSSL"], swiftSettings: wrapperSettings),
         .target(
             name: "HTTPServer",
-            dependencies: ["CHTTPServerLinux", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CHTTPServerLinux", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: wrapperSettings),
@@ -52,6 +57,7 @@ let package = Package(
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -81,6 +87,7 @@ let package = Package(
             dependencies: [
                 "TokenService", "JWT", "HTTPServer", "Store",
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -50,7 +50,7 @@ public final class TokenServer: Sendable {
         var router = Router()
         components.register(on: &router, database: database)
         self.http = HTTPServer(
-            configuration: configuration.httpConfiguration, router: router, logger: logger,
+            configuration: configuration.server, router: router, logger: logger,
             observer: { completed in metrics.record(completed) },
             afterEvents: { StructuredLogHandler.flushBuffered() })
         metrics.registry.gauge("tokenvend_password_hash_queue_depth", help: "Password hashes waiting for a thread.") {
@@ -76,7 +76,7 @@ public final class TokenServer: Sendable {
     /// - Returns: true when every in-flight request finished within the grace period.
     @discardableResult
     public func shutdown() async -> Bool {
-        let outcome = await http.shutdown(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
+        let outcome = await http.shutdown(gracePeriod: configuration.server.shutdownGrace)
         await sessionPurger.stop()
         database.close()
         StructuredLogHandler.flushBuffered()
@@ -94,20 +94,5 @@ public final class TokenServer: Sendable {
         await sessionPurger.stop()
         database.close()
         return outcome == .drained
-    }
-}
-
-extension TokenServiceConfiguration {
-    /// The HTTP server's part of the configuration.
-    var httpConfiguration: HTTPServer.Configuration {
-        var http = HTTPServer.Configuration(
-            host: server.host, port: server.port, maxConnections: server.maxConnections,
-            maxHeaderBytes: server.maxHeaderBytes, maxTargetBytes: server.maxTargetBytes,
-            maxBodyBytes: server.maxBodyBytes, headerTimeout: .seconds(server.headerTimeoutSeconds),
-            requestTimeout: .seconds(server.requestTimeoutSeconds),
-            bodyIdleTimeout: .seconds(server.bodyIdleTimeoutSeconds), idleTimeout: .seconds(server.idleTimeoutSeconds),
-            writeTimeout: .seconds(server.writeTimeoutSeconds), shutdownGrace: .seconds(server.shutdownGraceSeconds))
-        http.trustedProxies = server.trustedProxies
-        return http
     }
 }
