@@ -56,8 +56,10 @@ import Testing
             fixture.error(environment: ["TOKENVEND_SESSION_MAX_PER_USER": "0"])?.description
                 == "session.maxPerUser (TOKENVEND_SESSION_MAX_PER_USER): expected an integer from 1 to 10000, got 0")
         #expect(
-            fixture.error(environment: ["TOKENVEND_REFRESH_TOKEN_TTL_SECONDS": "60",
-                "TOKENVEND_REFRESH_TOKEN_REUSE_GRACE_SECONDS": "60"])?.description
+            fixture.error(environment: [
+                "TOKENVEND_REFRESH_TOKEN_TTL_SECONDS": "60",
+                "TOKENVEND_REFRESH_TOKEN_REUSE_GRACE_SECONDS": "60",
+            ])?.description
                 == "refreshToken.reuseGraceSeconds: must be shorter than refreshToken.ttlSeconds")
     }
 

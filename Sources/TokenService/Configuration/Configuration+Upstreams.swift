@@ -1,6 +1,5 @@
 public import Logging
 
-
 extension TokenServiceConfiguration {
     /// Bloomreach Stream keys for `POST /stream-token` (`stream.*`). Unset by default: the route answers 503.
     public struct Stream: Sendable, Equatable {

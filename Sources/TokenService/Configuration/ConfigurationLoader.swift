@@ -86,8 +86,9 @@ public enum ConfigurationLoader {
         let file = try provider(configFile ?? "defaults", fileLayer, table: table)
         let environment = try provider("environment", environmentLayer, table: table)
         let flags = try provider("flags", overrides.entries, table: table)
-        var configuration = try TokenServiceConfiguration(reader: ConfigReader(
-            providers: [flags, environment, file], accessReporter: accessReporter))
+        var configuration = try TokenServiceConfiguration(
+            reader: ConfigReader(
+                providers: [flags, environment, file], accessReporter: accessReporter))
         try validate(&configuration)
         return ConfigurationLoadResult(
             configuration: configuration, configFile: configFile, notes: [], ignoredEnvironmentVariables: serviceLinks)

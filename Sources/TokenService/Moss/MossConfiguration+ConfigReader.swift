@@ -8,7 +8,8 @@ extension MossConfiguration {
     /// `authURL` already checked with ``parseAuthURL(_:)``.
     /// - Throws: ``ConfigurationError/invalidValue(key:source:reason:)`` when only one of id and key is set.
     public init?(reader: ConfigReader) throws(ConfigurationError) {
-        switch (reader.optionalString(forKey: "projectId"), reader.optionalString(forKey: "projectKey", isSecret: true)) {
+        switch (reader.optionalString(forKey: "projectId"), reader.optionalString(forKey: "projectKey", isSecret: true))
+        {
         case (nil, nil):
             return nil
         case (_?, nil):
