@@ -49,7 +49,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: wrapperSettings),
+        .target(
+            name: "Store",
+            dependencies: ["CSQLite", .product(name: "Configuration", package: "swift-configuration")],
+            swiftSettings: wrapperSettings
+        ),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
         .target(name: "AuthAPI", swiftSettings: swiftSettings),
         .target(

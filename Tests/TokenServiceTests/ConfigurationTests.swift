@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Logging
+import Store
 import Testing
 
 @testable import TokenService

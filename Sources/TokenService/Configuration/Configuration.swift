@@ -1,4 +1,5 @@
 public import HTTPServer
+public import Store
 
 /// Everything `tokenvend serve` can be configured with, one nested struct per section of the configuration file.
 ///
@@ -13,8 +14,8 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     /// Listener and connection limits (`server.*`): the HTTP server's own configuration, read by its
     /// `init(reader:)`; `server.shutdownGraceSeconds` is `shutdownGrace`, and so on.
     public var server: HTTPServer.Configuration = TokenServiceConfiguration.serverDefaults
-    /// Where the SQLite database lives (`database.*`).
-    public var database: Database = Database()
+    /// Where the SQLite database lives (`database.*`): the store's own configuration, read by its `init(reader:)`.
+    public var database: Store.Database.Configuration = TokenServiceConfiguration.databaseDefaults
     /// Access-token issuing and verification (`accessToken.*`).
     public var accessToken: AccessToken = AccessToken()
     /// Refresh-token lifetime, convergence window and MAC secret (`refreshToken.*`).
@@ -44,13 +45,7 @@ extension TokenServiceConfiguration {
     /// (`server.shutdownGraceSeconds`) instead of 10 s.
     public static let serverDefaults = HTTPServer.Configuration(shutdownGrace: .seconds(20))
 
-    /// Where the SQLite database lives (`database.*`).
-    public struct Database: Sendable, Equatable {
-        /// Path of the SQLite file, relative to the working directory unless absolute; its folder is created
-        /// (mode 0700) when missing. Development keys are stored in the same folder. Default: `data/tokenvend.sqlite`.
-        public var path: String = "data/tokenvend.sqlite"
-
-        /// The defaults.
-        public init() {}
-    }
+    /// The store's defaults as tokenvend serves: the database at `data/tokenvend.sqlite`, relative to the working
+    /// directory (`database.path`; its folder is created 0700 when missing, and development keys are stored in it).
+    public static let databaseDefaults = Store.Database.Configuration(path: "data/tokenvend.sqlite")
 }

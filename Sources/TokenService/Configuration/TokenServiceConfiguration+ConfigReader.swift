@@ -1,5 +1,6 @@
 public import Configuration
 import HTTPServer
+import Store
 import Logging
 
 #if canImport(FoundationEssentials)
@@ -19,7 +20,7 @@ extension TokenServiceConfiguration {
     public init(reader: ConfigReader) throws(ConfigurationError) {
         self.init()
         server = HTTPServer.Configuration(reader: reader.scoped(to: "server"), defaults: Self.serverDefaults)
-        database.path = reader.string(forKey: "database.path") ?? database.path
+        database = Store.Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)
         accessToken = AccessToken(reader: reader.scoped(to: "accessToken"))
         refreshToken = RefreshToken(reader: reader.scoped(to: "refreshToken"))
         session.maxLifetimeSeconds = reader.int(forKey: "session.maxLifetimeSeconds") ?? session.maxLifetimeSeconds

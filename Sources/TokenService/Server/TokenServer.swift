@@ -41,7 +41,7 @@ public final class TokenServer: Sendable {
         self.logger = logger
         let metrics = ServiceMetrics()
         self.metrics = metrics
-        let database = try Store.Database(configuration: .init(path: configuration.database.path))
+        let database = try Store.Database(configuration: configuration.database)
         self.database = database
         sessionPurger = SessionPurger(sessions: SessionStore(database: database), logger: logger, now: now)
         let components = try Components(
