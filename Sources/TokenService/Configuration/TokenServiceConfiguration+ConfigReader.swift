@@ -1,7 +1,7 @@
 public import Configuration
 import HTTPServer
-import Store
 import Logging
+import Store
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
