@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
+        // Configuration readers; no traits: tokenvend reads its JSON file itself (strict types, unknown keys).
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
     ],
     targets: [
         // System libraries, found through pkg-config; `providers` names the Debian packages.
@@ -48,10 +50,17 @@ let package = Package(
         .target(name: "JWT", dependencies: ["Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
         .target(
             name: "HTTPServer",
-            dependencies: ["CHTTPServerLinux", "StrictJSON", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CHTTPServerLinux", "StrictJSON", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: wrapperSettings),
+        .target(
+            name: "Store",
+            dependencies: ["CSQLite", .product(name: "Configuration", package: "swift-configuration")],
+            swiftSettings: wrapperSettings
+        ),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
         .target(name: "AuthAPI", swiftSettings: swiftSettings),
         .target(
@@ -65,6 +74,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -107,6 +117,7 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings
         ),

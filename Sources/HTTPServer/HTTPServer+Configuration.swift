@@ -1,6 +1,6 @@
 extension HTTPServer {
     /// Listener address and limits. Every limit is finite by default.
-    public struct Configuration: Sendable {
+    public struct Configuration: Sendable, Equatable {
         /// Address to bind (IPv4 or IPv6 literal). Default: `127.0.0.1`.
         public var host: String
         /// Port to bind; 0 picks a free port (read it back from `start()`). Default: 8080.

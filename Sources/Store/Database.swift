@@ -25,7 +25,7 @@ import Synchronization
 /// `async` variants hop to Dispatch queues and resume once.
 public final class Database: Sendable {
     /// Where the database lives and how it is accessed.
-    public struct Configuration: Sendable {
+    public struct Configuration: Sendable, Equatable {
         /// The database file; it and its folders are created if missing (the file 0600, folders 0700, whatever the
         /// umask; SQLite gives its `-wal` and `-shm` files the database file's mode).
         public var path: String

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Logging
+import Store
 import Testing
 
 @testable import TokenService
@@ -65,13 +66,15 @@ let strongSecret = String(repeating: "s3cr3t-", count: 10)
         #expect(configuration.server.host == "127.0.0.1")
         #expect(configuration.server.port == 8080)
         #expect(configuration.server.maxConnections == 10000)
-        #expect(configuration.server.bodyIdleTimeoutSeconds == 10)
-        #expect(configuration.server.writeTimeoutSeconds == 10)
+        #expect(configuration.server.bodyIdleTimeout == .seconds(10))
+        #expect(configuration.server.writeTimeout == .seconds(10))
+        #expect(configuration.server.shutdownGrace == .seconds(20))
         #expect(configuration.database.path == "data/tokenvend.sqlite")
         #expect(configuration.refreshToken.reuseGraceSeconds == 10)
         #expect(configuration.password.memoryCost == 19456)
         #expect(configuration.password.maxConcurrentHashes == ProcessInfo.processInfo.activeProcessorCount)
-        #expect(configuration.moss.authURL.absoluteString == "https://service.usemoss.dev/identity/auth/token")
+        #expect(configuration.moss == nil)
+        #expect(MossConfiguration.defaultAuthURL.absoluteString == "https://service.usemoss.dev/identity/auth/token")
         #expect(configuration.log.level == .info)
         #expect(configuration.log.format == .json)
     }
@@ -112,7 +115,7 @@ let strongSecret = String(repeating: "s3cr3t-", count: 10)
         #expect(configuration.database.path == "/data/tokenvend.sqlite")
         #expect(configuration.accessToken.activeKey?.secret.value == strongSecret)
         #expect(configuration.refreshToken.secret?.value == strongSecret)
-        #expect(configuration.moss.isConfigured)
+        #expect(configuration.moss != nil)
         #expect(configuration.stream.activeKey?.kid == "stream-2026-11")
     }
 
@@ -142,6 +145,7 @@ let strongSecret = String(repeating: "s3cr3t-", count: 10)
                     #"[{"kid":"k1","secret":"\#(strongSecret)"},{"kid":"k2","secret":"\#(strongSecret)"}]"#,
                 "TOKENVEND_STREAM_ACTIVE_KID": "k2",
                 "TOKENVEND_MOSS_AUTH_URL": "http://127.0.0.1:9999/token",
+                "TOKENVEND_MOSS_PROJECT_ID": "p", "TOKENVEND_MOSS_PROJECT_KEY": "k",
                 "PATH": "/usr/bin",
             ])
         #expect(configuration.server.port == 9100)
@@ -149,7 +153,7 @@ let strongSecret = String(repeating: "s3cr3t-", count: 10)
         #expect(configuration.registration.enabled == false)
         #expect(configuration.stream.keys.map(\.kid) == ["k1", "k2"])
         #expect(configuration.stream.activeKey?.kid == "k2")
-        #expect(configuration.moss.authURL.absoluteString == "http://127.0.0.1:9999/token")
+        #expect(configuration.moss?.authURL.absoluteString == "http://127.0.0.1:9999/token")
     }
 
     @Test("flags win over the environment and the file")
@@ -188,12 +192,11 @@ let strongSecret = String(repeating: "s3cr3t-", count: 10)
     func requestTimeout() throws {
         let fixture = try ConfigurationFixture()
         let defaults = try fixture.resolve()
-        #expect(defaults.server.requestTimeoutSeconds == 30)
-        #expect(defaults.httpConfiguration.requestTimeout == .seconds(30))
+        #expect(defaults.server.requestTimeout == .seconds(30))
         let set = try fixture.resolve(environment: ["TOKENVEND_SERVER_REQUEST_TIMEOUT_SECONDS": "7"])
-        #expect(set.httpConfiguration.requestTimeout == .seconds(7))
+        #expect(set.server.requestTimeout == .seconds(7))
         let file = try fixture.write("c.json", #"{"server":{"requestTimeoutSeconds":45}}"#)
-        #expect(try fixture.resolve(file: file).httpConfiguration.requestTimeout == .seconds(45))
+        #expect(try fixture.resolve(file: file).server.requestTimeout == .seconds(45))
     }
 
     @Test("a secret file's trimmed contents are the secret")

@@ -17,7 +17,6 @@ import Testing
         #expect(fromEnvironment.server.trustedProxies.map(\.description) == ["172.16.0.0/12", "::1/128"])
         let unset = try fixture.resolve(file: file, environment: ["TOKENVEND_SERVER_TRUSTED_PROXIES": ""])
         #expect(unset.server.trustedProxies == [])
-        #expect(fromEnvironment.httpConfiguration.trustedProxies == fromEnvironment.server.trustedProxies)
     }
 
     @Test(

@@ -48,7 +48,9 @@ public struct AccountAdministration: Sendable {
 
     /// Opens the database of `configuration` (creating and migrating it when new).
     public init(configuration: TokenServiceConfiguration) throws {
-        database = try Store.Database(configuration: .init(path: configuration.database.path, readerCount: 1))
+        var storage = configuration.database
+        storage.readerCount = 1
+        database = try Store.Database(configuration: storage)
         users = UserStore(database: database)
         hasher = try PasswordHasher(
             timeCost: configuration.password.timeCost, memoryKiB: configuration.password.memoryCost)

@@ -38,10 +38,7 @@ extension TokenServiceConfiguration {
         public init() {}
 
         /// The key named by ``activeKid`` (or the first key when it is unset); `nil` only before loading.
-        public var activeKey: SigningKey? {
-            guard let activeKid else { return keys.first }
-            return keys.first { $0.kid == activeKid }
-        }
+        public var activeKey: SigningKey? { keys.active(activeKid) }
     }
 
     /// Refresh-token lifetime, convergence window and MAC secret (`refreshToken.*`).
@@ -70,5 +67,13 @@ extension TokenServiceConfiguration {
 
         /// The defaults.
         public init() {}
+    }
+}
+
+extension [TokenServiceConfiguration.SigningKey] {
+    /// The key whose `kid` is `kid`, or the first key when `kid` is `nil`.
+    func active(_ kid: String?) -> Element? {
+        guard let kid else { return first }
+        return first { $0.kid == kid }
     }
 }

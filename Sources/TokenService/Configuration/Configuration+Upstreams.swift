@@ -1,37 +1,6 @@
 public import Logging
 
-#if canImport(FoundationEssentials)
-    public import FoundationEssentials
-#else
-    public import Foundation
-#endif
-
 extension TokenServiceConfiguration {
-    /// Moss upstream credentials for `GET /moss-token` (`moss.*`). Unset by default: the route answers 503.
-    public struct Moss: Sendable, Equatable {
-        /// The Moss default token endpoint.
-        public static let defaultAuthURL: URL = {
-            guard let url = URL(string: "https://service.usemoss.dev/identity/auth/token") else {
-                preconditionFailure("the Moss default URL literal is valid")
-            }
-            return url
-        }()
-
-        /// Moss project id; set together with ``projectKey``. Default: unset.
-        public var projectId: String?
-        /// Moss project key (`moss.projectKey` or `moss.projectKeyFile`); set together with ``projectId``.
-        /// Default: unset.
-        public var projectKey: Secret?
-        /// Token endpoint, `http` or `https`. Default: `https://service.usemoss.dev/identity/auth/token`.
-        public var authURL: URL = Moss.defaultAuthURL
-
-        /// The defaults.
-        public init() {}
-
-        /// True when both the project id and key are set.
-        public var isConfigured: Bool { projectId != nil && projectKey != nil }
-    }
-
     /// Bloomreach Stream keys for `POST /stream-token` (`stream.*`). Unset by default: the route answers 503.
     public struct Stream: Sendable, Equatable {
         /// Signing keys (HS512, each secret at least 64 bytes). Default: none.
@@ -51,10 +20,7 @@ extension TokenServiceConfiguration {
         public init() {}
 
         /// The key named by ``activeKid`` (or the first key when it is unset); `nil` when no key is configured.
-        public var activeKey: SigningKey? {
-            guard let activeKid else { return keys.first }
-            return keys.first { $0.kid == activeKid }
-        }
+        public var activeKey: SigningKey? { keys.active(activeKid) }
     }
 
     /// Log level and format (`log.*`). Logs go to stderr.

@@ -1,4 +1,5 @@
 public import HTTPServer
+public import Store
 
 /// Everything `tokenvend serve` can be configured with, one nested struct per section of the configuration file.
 ///
@@ -10,101 +11,41 @@ public import HTTPServer
 /// The key path of each property is its name in the file: `server.port`, `refreshToken.reuseGraceSeconds`.
 /// Secrets are ``Secret`` values whose descriptions are redacted, so the whole value may be logged.
 public struct TokenServiceConfiguration: Sendable, Equatable {
-    /// Listener and connection limits (`server.*`).
-    public var server: Server
-    /// Where the SQLite database lives (`database.*`).
-    public var database: Database
+    /// Listener and connection limits (`server.*`): the HTTP server's own configuration, read by its
+    /// `init(reader:)`; `server.shutdownGraceSeconds` is `shutdownGrace`, and so on.
+    public var server: HTTPServer.Configuration = TokenServiceConfiguration.serverDefaults
+    /// Where the SQLite database lives (`database.*`): the store's own configuration, read by its `init(reader:)`.
+    public var database: Store.Database.Configuration = TokenServiceConfiguration.databaseDefaults
     /// Access-token issuing and verification (`accessToken.*`).
-    public var accessToken: AccessToken
+    public var accessToken: AccessToken = AccessToken()
     /// Refresh-token lifetime, convergence window and MAC secret (`refreshToken.*`).
-    public var refreshToken: RefreshToken
+    public var refreshToken: RefreshToken = RefreshToken()
     /// Session limits (`session.*`).
-    public var session: Session
+    public var session: Session = Session()
     /// Self-service registration (`registration.*`).
-    public var registration: Registration
+    public var registration: Registration = Registration()
     /// Password policy and Argon2id cost (`password.*`).
-    public var password: Password
+    public var password: Password = Password()
     /// Login and request rate limits (`rateLimit.*`).
-    public var rateLimit: RateLimit
-    /// Moss upstream credentials for `GET /moss-token` (`moss.*`).
-    public var moss: Moss
+    public var rateLimit: RateLimit = RateLimit()
+    /// Moss upstream credentials for `GET /moss-token` (`moss.*`); `nil` (the default) when neither
+    /// `moss.projectId` nor `moss.projectKey` is set, and the route answers 503.
+    public var moss: MossConfiguration? = nil
     /// Bloomreach Stream keys for `POST /stream-token` (`stream.*`).
-    public var stream: Stream
+    public var stream: Stream = Stream()
     /// Log level and format (`log.*`).
-    public var log: Log
+    public var log: Log = Log()
 
     /// The built-in defaults: every section at its documented default.
-    public init(
-        server: Server = Server(),
-        database: Database = Database(),
-        accessToken: AccessToken = AccessToken(),
-        refreshToken: RefreshToken = RefreshToken(),
-        session: Session = Session(),
-        registration: Registration = Registration(),
-        password: Password = Password(),
-        rateLimit: RateLimit = RateLimit(),
-        moss: Moss = Moss(),
-        stream: Stream = Stream(),
-        log: Log = Log()
-    ) {
-        self.server = server
-        self.database = database
-        self.accessToken = accessToken
-        self.refreshToken = refreshToken
-        self.session = session
-        self.registration = registration
-        self.password = password
-        self.rateLimit = rateLimit
-        self.moss = moss
-        self.stream = stream
-        self.log = log
-    }
+    public init() {}
 }
 
 extension TokenServiceConfiguration {
-    /// Listener address and connection limits (`server.*`). Every limit is finite.
-    public struct Server: Sendable, Equatable {
-        /// Address to listen on. Default: `127.0.0.1` (`0.0.0.0` in the container).
-        public var host: String = "127.0.0.1"
-        /// TCP port, 0 for any free port. Default: 8080.
-        public var port: Int = 8080
-        /// Open connections at most; at the limit a new connection displaces the one that has waited longest on
-        /// its client (head, body or keep-alive idle). Default: 10000.
-        public var maxConnections: Int = 10000
-        /// Request line plus header section, in bytes; over it: 431. Default: 16384.
-        public var maxHeaderBytes: Int = 16384
-        /// Request body, in bytes; over it: 413 and close. Default: 65536.
-        public var maxBodyBytes: Int = 65536
-        /// Request target, in bytes; over it: 414. Default: 8192.
-        public var maxTargetBytes: Int = 8192
-        /// Time to receive a complete request head; then 408 and close. Default: 10 s.
-        public var headerTimeoutSeconds: Int = 10
-        /// Time to receive a whole request, head and body, however steadily it trickles; then 408 and close.
-        /// Default: 30 s.
-        public var requestTimeoutSeconds: Int = 30
-        /// Longest pause between two reads of a request body; then 408 and close. Default: 10 s.
-        public var bodyIdleTimeoutSeconds: Int = 10
-        /// Longest a response write may make no progress before the connection is closed. Default: 10 s.
-        public var writeTimeoutSeconds: Int = 10
-        /// Keep-alive connections idle longer than this are closed. Default: 60 s.
-        public var idleTimeoutSeconds: Int = 60
-        /// Drain time for in-flight requests after SIGTERM/SIGINT. Default: 20 s.
-        public var shutdownGraceSeconds: Int = 20
-        /// Proxies (addresses or CIDR ranges, IPv4 and IPv6) whose `X-Forwarded-For` / `Forwarded` fields name
-        /// the client; from any other peer both fields are ignored. Default: none.
-        public var trustedProxies: [CIDR] = []
+    /// The HTTP server's defaults as tokenvend serves: the library's, except a drain time of 20 s
+    /// (`server.shutdownGraceSeconds`) instead of 10 s.
+    public static let serverDefaults = HTTPServer.Configuration(shutdownGrace: .seconds(20))
 
-        /// The defaults.
-        public init() {}
-    }
-
-    /// Where the SQLite database lives (`database.*`).
-    public struct Database: Sendable, Equatable {
-        /// Path of the SQLite file, relative to the working directory unless absolute; its folder is created
-        /// (mode 0700) when missing. Development keys are stored in the same folder. Default: `data/tokenvend.sqlite`.
-        public var path: String = "data/tokenvend.sqlite"
-
-        /// The defaults.
-        public init() {}
-    }
+    /// The store's defaults as tokenvend serves: the database at `data/tokenvend.sqlite`, relative to the working
+    /// directory (`database.path`; its folder is created 0700 when missing, and development keys are stored in it).
+    public static let databaseDefaults = Store.Database.Configuration(path: "data/tokenvend.sqlite")
 }

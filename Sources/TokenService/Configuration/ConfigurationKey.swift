@@ -1,13 +1,17 @@
+import Configuration
+import HTTPServer
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
 
-/// One configuration key: its path, its type, and how a checked value is stored into the configuration.
+/// One configuration key: its path, its type and range, and how a value of one layer is checked and turned into
+/// the `ConfigValue` the components' `init(reader:)` read.
 ///
 /// The table of every key is ``all``; the file, the environment and the flags all go through it, so they share
-/// one set of checks and one wording of errors.
+/// one set of checks and one wording of errors. The defaults are not here: each lives in its component.
 struct ConfigurationKey {
     /// The value type of a key, which decides how an environment string is parsed and what is accepted.
     enum Kind {
@@ -26,8 +30,11 @@ struct ConfigurationKey {
     /// Key path as written in the file, e.g. `refreshToken.reuseGraceSeconds`.
     let path: String
     let kind: Kind
-    /// Stores a checked value; `.null` restores the built-in default. Throws ``ConfigurationError/invalidValue``.
-    let apply: (inout TokenServiceConfiguration, ConfigurationValue, String) throws(ConfigurationError) -> Void
+
+    init(_ path: String, _ kind: Kind) {
+        self.path = path
+        self.kind = kind
+    }
 
     /// `TOKENVEND_` + the key path in upper snake case: `server.maxBodyBytes` → `TOKENVEND_SERVER_MAX_BODY_BYTES`,
     /// `moss.authURL` → `TOKENVEND_MOSS_AUTH_URL`.
@@ -52,6 +59,36 @@ struct ConfigurationKey {
             }
         }
         return name
+    }
+
+    /// The checked value of one layer as reader values: `path` → value, plus `path.secrets` for key lists and the
+    /// sibling's path for `…File` keys. `.null` gives nothing for required kinds (the component's default stays)
+    /// and an empty value for optional ones, so that it unsets what a lower layer gave.
+    /// - Throws: ``ConfigurationError/invalidValue`` naming the key and `source`.
+    func values(_ value: ConfigurationValue, source: String) throws(ConfigurationError) -> [(String, ConfigValue)] {
+        let check = ConfigurationValueCheck(key: path, source: source)
+        func one(_ content: ConfigContent, secret: Bool = false) -> [(String, ConfigValue)] {
+            [(path, ConfigValue(content, isSecret: secret))]
+        }
+        let isNull = value == .null
+        switch kind {
+        case .integer(let range): return isNull ? [] : one(.int(try check.integer(value, in: range)))
+        case .boolean: return isNull ? [] : one(.bool(try check.boolean(value)))
+        case .string: return isNull ? [] : one(.string(try check.string(value)))
+        case .url: return isNull ? [] : one(.string(try check.url(value).absoluteString))
+        case .choice(let names): return isNull ? [] : one(.string(try check.choice(value, of: names)))
+        case .optionalString: return one(.string(isNull ? "" : try check.string(value)))
+        case .secret: return one(.string(isNull ? "" : try check.secret(value)), secret: true)
+        case .secretFile:
+            let secret = isNull ? "" : try check.secretFile(at: try check.string(value)).value
+            return [(exclusiveSibling ?? path, ConfigValue(.string(secret), isSecret: true))]
+        case .cidrList:
+            return one(.stringArray(isNull ? [] : try check.cidrList(value).map(\.description)))
+        case .keyList:
+            let keys = isNull ? [] : try check.signingKeys(value)
+            return one(.stringArray(keys.map(\.kid)))
+                + [(path + ".secrets", ConfigValue(.stringArray(keys.map(\.secret.value)), isSecret: true))]
+        }
     }
 
     /// Turns an environment string into a value of this key's type. A string that does not parse is passed on

@@ -1,3 +1,5 @@
+import Store
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -13,13 +13,6 @@ extension ConfigurationLoader {
         if let secret = configuration.refreshToken.secret {
             try checkStrength(secret, key: "refreshToken.secret")
         }
-        let moss = configuration.moss
-        if moss.projectId != nil, moss.projectKey == nil {
-            throw .invalidValue(key: "moss.projectKey", source: "", reason: "required when moss.projectId is set")
-        }
-        if moss.projectId == nil, moss.projectKey != nil {
-            throw .invalidValue(key: "moss.projectId", source: "", reason: "required when moss.projectKey is set")
-        }
         if configuration.refreshToken.reuseGraceSeconds >= configuration.refreshToken.ttlSeconds {
             throw .invalidValue(
                 key: "refreshToken.reuseGraceSeconds", source: "",

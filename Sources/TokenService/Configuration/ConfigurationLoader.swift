@@ -1,3 +1,5 @@
+import Configuration
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -6,6 +8,10 @@
 
 /// Builds a ``TokenServiceConfiguration`` from its layers: built-in defaults, then the JSON file, then
 /// `TOKENVEND_*` environment variables, then command-line flags; later layers win.
+///
+/// Each layer is checked in full against the key table (``ConfigurationKey/all``) and becomes an
+/// `InMemoryProvider` of typed values; swift-configuration's `ConfigReader` layers them, and each component reads
+/// its part with its own `init(reader:)` (`HTTPServer.Configuration`, ``TokenServiceConfiguration``'s sections).
 ///
 /// ```swift
 /// let loaded = try ConfigurationLoader.load(
@@ -56,40 +62,56 @@ public enum ConfigurationLoader {
         overrides: ConfigurationOverrides = ConfigurationOverrides(),
         defaultConfigPath: String = ConfigurationLoader.defaultConfigPath
     ) throws(ConfigurationError) -> ConfigurationLoadResult {
+        try resolve(
+            configPath: configPath, environment: environment, overrides: overrides,
+            defaultConfigPath: defaultConfigPath, accessReporter: nil)
+    }
+
+    /// ``resolve(configPath:environment:overrides:defaultConfigPath:)`` with a reporter that sees every read.
+    static func resolve(
+        configPath: String?, environment: [String: String], overrides: ConfigurationOverrides,
+        defaultConfigPath: String, accessReporter: (any AccessReporter)?
+    ) throws(ConfigurationError) -> ConfigurationLoadResult {
         let table = Dictionary(ConfigurationKey.all.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        var layers: [[Entry]] = []
         var configFile: String?
+        var fileLayer: [Entry] = []
         if let path = configPath
             ?? (FileManager.default.fileExists(atPath: defaultConfigPath) ? defaultConfigPath : nil)
         {
-            layers.append(try fileEntries(path: path, table: table))
+            fileLayer = try fileEntries(path: path, table: table)
             configFile = path
         }
         let (environmentLayer, serviceLinks) = try environmentEntries(environment, table: table)
-        layers.append(environmentLayer)
-        layers.append(overrides.entries)
-
-        var merged: [String: Entry] = [:]
-        for layer in layers {
-            try checkExclusiveSiblings(layer, table: table)
-            let given = Set(layer.filter { $0.value != .null }.map(\.key))
-            for entry in layer {
-                if let sibling = table[entry.key]?.exclusiveSibling {
-                    // `"secret": null` beside `"secretFile": "…"` must not undo the file's secret.
-                    if entry.value == .null, given.contains(sibling) { continue }
-                    merged[sibling] = nil
-                }
-                merged[entry.key] = entry
-            }
-        }
-        var configuration = TokenServiceConfiguration()
-        for key in ConfigurationKey.all {
-            guard let entry = merged[key.path] else { continue }
-            try key.apply(&configuration, entry.value, entry.source)
-        }
+        // Checked lowest layer first; ConfigReader takes the highest precedence first.
+        let file = try provider(configFile ?? "defaults", fileLayer, table: table)
+        let environment = try provider("environment", environmentLayer, table: table)
+        let flags = try provider("flags", overrides.entries, table: table)
+        var configuration = try TokenServiceConfiguration(
+            reader: ConfigReader(
+                providers: [flags, environment, file], accessReporter: accessReporter))
         try validate(&configuration)
         return ConfigurationLoadResult(
             configuration: configuration, configFile: configFile, notes: [], ignoredEnvironmentVariables: serviceLinks)
+    }
+
+    /// One layer as a provider of checked values: each entry is checked against its key's type and range (errors
+    /// name the key and the entry's source), `…File` secrets are read into their sibling key, and `secret` with
+    /// `secretFile` in one layer is refused. ConfigReader then layers the providers.
+    static func provider(
+        _ name: String, _ entries: [Entry], table: [String: ConfigurationKey]
+    ) throws(ConfigurationError) -> InMemoryProvider {
+        try checkExclusiveSiblings(entries, table: table)
+        let given = Set(entries.filter { $0.value != .null }.map(\.key))
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        for entry in entries {
+            guard let key = table[entry.key] else { continue }
+            // `"secret": null` beside `"secretFile": "…"` must not undo the file's secret.
+            if entry.value == .null, let sibling = key.exclusiveSibling, given.contains(sibling) { continue }
+            for (path, value) in try key.values(entry.value, source: entry.source) {
+                values[AbsoluteConfigKey(path.split(separator: ".").map(String.init))] = value
+            }
+        }
+        return InMemoryProvider(name: name, values: values)
     }
 
     /// One value for one key, with where it came from (a file path, an environment variable or a flag).

@@ -69,16 +69,14 @@ struct Components: Sendable {
     }
 
     static func mossCache(
-        _ moss: TokenServiceConfiguration.Moss, upstream: (any MossUpstream)?, metrics: ServiceMetrics, logger: Logger
+        _ moss: MossConfiguration?, upstream: (any MossUpstream)?, metrics: ServiceMetrics, logger: Logger
     ) -> MossTokenCache? {
         let chosen: any MossUpstream
         if let upstream {
             chosen = upstream
         } else {
-            guard let projectId = moss.projectId, let projectKey = moss.projectKey else { return nil }
-            let configuration = MossConfiguration(
-                projectId: projectId, projectKey: projectKey.value, authURL: moss.authURL)
-            chosen = MossHTTPUpstream(configuration: configuration)
+            guard let moss else { return nil }
+            chosen = MossHTTPUpstream(configuration: moss)
         }
         // Refresh ahead of the serving margin, so clients that themselves refetch 60 s early keep hitting
         // the cache instead of waiting on Moss.

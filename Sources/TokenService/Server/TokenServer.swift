@@ -51,7 +51,7 @@ public final class TokenServer: Sendable {
         self.flush = flush
         let metrics = ServiceMetrics(registry: metricsRegistry)
         self.metrics = metrics
-        let database = try Store.Database(configuration: .init(path: configuration.database.path))
+        let database = try Store.Database(configuration: configuration.database)
         self.database = database
         sessionPurger = SessionPurger(sessions: SessionStore(database: database), logger: logger, now: now)
         let components = try Components(
@@ -60,7 +60,7 @@ public final class TokenServer: Sendable {
         var router = Router()
         components.register(on: &router, database: database)
         self.http = HTTPServer(
-            configuration: configuration.httpConfiguration, router: router, logger: logger,
+            configuration: configuration.server, router: router, logger: logger,
             observer: { completed in metrics.record(completed) },
             afterEvents: flush)
         metrics.gauge("tokenvend_password_hash_queue_depth", help: "Password hashes waiting for a thread.") {
@@ -86,7 +86,7 @@ public final class TokenServer: Sendable {
     /// - Returns: true when every in-flight request finished within the grace period.
     @discardableResult
     public func shutdown() async -> Bool {
-        let outcome = await http.shutdown(gracePeriod: .seconds(configuration.server.shutdownGraceSeconds))
+        let outcome = await http.shutdown(gracePeriod: configuration.server.shutdownGrace)
         await sessionPurger.stop()
         database.close()
         flush()
@@ -104,20 +104,5 @@ public final class TokenServer: Sendable {
         await sessionPurger.stop()
         database.close()
         return outcome == .drained
-    }
-}
-
-extension TokenServiceConfiguration {
-    /// The HTTP server's part of the configuration.
-    var httpConfiguration: HTTPServer.Configuration {
-        var http = HTTPServer.Configuration(
-            host: server.host, port: server.port, maxConnections: server.maxConnections,
-            maxHeaderBytes: server.maxHeaderBytes, maxTargetBytes: server.maxTargetBytes,
-            maxBodyBytes: server.maxBodyBytes, headerTimeout: .seconds(server.headerTimeoutSeconds),
-            requestTimeout: .seconds(server.requestTimeoutSeconds),
-            bodyIdleTimeout: .seconds(server.bodyIdleTimeoutSeconds), idleTimeout: .seconds(server.idleTimeoutSeconds),
-            writeTimeout: .seconds(server.writeTimeoutSeconds), shutdownGrace: .seconds(server.shutdownGraceSeconds))
-        http.trustedProxies = server.trustedProxies
-        return http
     }
 }

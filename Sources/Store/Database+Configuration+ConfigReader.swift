@@ -1,0 +1,16 @@
+public import Configuration
+
+extension Database.Configuration {
+    /// A configuration read from `reader`, each key left out keeping its value in `defaults`.
+    ///
+    /// Keys, relative to the reader (tokenvend scopes it to `database`): `path` (string). `readerCount` and
+    /// `busyTimeout` are not read.
+    ///
+    /// ```swift
+    /// let storage = Database.Configuration(reader: reader.scoped(to: "database"), defaults: .init(path: "db.sqlite"))
+    /// ```
+    public init(reader: ConfigReader, defaults: Self) {
+        self = defaults
+        path = reader.string(forKey: "path") ?? path
+    }
+}

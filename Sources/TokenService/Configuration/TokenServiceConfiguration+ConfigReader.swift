@@ -1,0 +1,102 @@
+public import Configuration
+import HTTPServer
+import Logging
+import Store
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension TokenServiceConfiguration {
+    /// Reads every section from `reader`; a key left out keeps its default, which lives on the property.
+    ///
+    /// The loader's providers hold values already checked against ``ConfigurationKey/all`` and stored with the
+    /// key's own type, so no read here can meet a value of another type and fall back to a default
+    /// (`ConfigurationReaderTests` proves it for every key). An empty string or list is an explicit unset: it
+    /// comes from `null` in the file or an empty variable, and hides what a lower layer gave.
+    /// - Throws: ``ConfigurationError`` for `moss.projectId` without `moss.projectKey` or the reverse.
+    public init(reader: ConfigReader) throws(ConfigurationError) {
+        self.init()
+        server = HTTPServer.Configuration(reader: reader.scoped(to: "server"), defaults: Self.serverDefaults)
+        database = Store.Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)
+        accessToken = AccessToken(reader: reader.scoped(to: "accessToken"))
+        refreshToken = RefreshToken(reader: reader.scoped(to: "refreshToken"))
+        session.maxLifetimeSeconds = reader.int(forKey: "session.maxLifetimeSeconds") ?? session.maxLifetimeSeconds
+        session.maxPerUser = reader.int(forKey: "session.maxPerUser") ?? session.maxPerUser
+        registration.enabled = reader.bool(forKey: "registration.enabled") ?? registration.enabled
+        password = Password(reader: reader.scoped(to: "password"))
+        rateLimit = RateLimit(reader: reader.scoped(to: "rateLimit"))
+        moss = try MossConfiguration(reader: reader.scoped(to: "moss"))
+        stream = Stream(reader: reader.scoped(to: "stream"))
+        log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
+        log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format
+    }
+}
+
+extension ConfigReader {
+    /// An optional string key: `nil` when absent or explicitly unset (empty).
+    func optionalString(forKey key: ConfigKey, isSecret: Bool = false) -> String? {
+        guard let text = string(forKey: key, isSecret: isSecret), !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// A key list (`keys` with its secrets under `keys.secrets`), as stored by ``ConfigurationKey/values(_:source:)``.
+    func signingKeys(forKey key: ConfigKey) -> [TokenServiceConfiguration.SigningKey]? {
+        guard let kids = stringArray(forKey: key) else { return nil }
+        let secrets = stringArray(forKey: ConfigKey(key.components + ["secrets"]), isSecret: true) ?? []
+        return zip(kids, secrets).map { .init(kid: $0, secret: .init($1)) }
+    }
+}
+
+extension TokenServiceConfiguration.AccessToken {
+    init(reader: ConfigReader) {
+        self.init()
+        issuer = reader.string(forKey: "issuer") ?? issuer
+        audience = reader.string(forKey: "audience") ?? audience
+        ttlSeconds = reader.int(forKey: "ttlSeconds") ?? ttlSeconds
+        leewaySeconds = reader.int(forKey: "leewaySeconds") ?? leewaySeconds
+        keys = reader.signingKeys(forKey: "keys") ?? keys
+        activeKid = reader.optionalString(forKey: "activeKid")
+    }
+}
+
+extension TokenServiceConfiguration.RefreshToken {
+    init(reader: ConfigReader) {
+        self.init()
+        ttlSeconds = reader.int(forKey: "ttlSeconds") ?? ttlSeconds
+        reuseGraceSeconds = reader.int(forKey: "reuseGraceSeconds") ?? reuseGraceSeconds
+        secret = reader.optionalString(forKey: "secret", isSecret: true).map(TokenServiceConfiguration.Secret.init)
+    }
+}
+
+extension TokenServiceConfiguration.Password {
+    init(reader: ConfigReader) {
+        self.init()
+        minLength = reader.int(forKey: "minLength") ?? minLength
+        timeCost = reader.int(forKey: "timeCost") ?? timeCost
+        memoryCost = reader.int(forKey: "memoryCost") ?? memoryCost
+        maxConcurrentHashes = reader.int(forKey: "maxConcurrentHashes") ?? maxConcurrentHashes
+        maxQueuedHashes = reader.int(forKey: "maxQueuedHashes") ?? maxQueuedHashes
+    }
+}
+
+extension TokenServiceConfiguration.RateLimit {
+    init(reader: ConfigReader) {
+        self.init()
+        loginFailuresPerAccount = reader.int(forKey: "loginFailuresPerAccount") ?? loginFailuresPerAccount
+        loginWindowSeconds = reader.int(forKey: "loginWindowSeconds") ?? loginWindowSeconds
+        requestsPerAddressPerMinute = reader.int(forKey: "requestsPerAddressPerMinute") ?? requestsPerAddressPerMinute
+    }
+}
+
+extension TokenServiceConfiguration.Stream {
+    init(reader: ConfigReader) {
+        self.init()
+        keys = reader.signingKeys(forKey: "keys") ?? keys
+        activeKid = reader.optionalString(forKey: "activeKid")
+        ttlSeconds = reader.int(forKey: "ttlSeconds") ?? ttlSeconds
+        emailCustomerId = reader.bool(forKey: "emailCustomerId") ?? emailCustomerId
+    }
+}

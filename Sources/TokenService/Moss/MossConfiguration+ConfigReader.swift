@@ -1,0 +1,24 @@
+public import Configuration
+
+extension MossConfiguration {
+    /// The `moss.*` keys read from `reader` (scoped to `moss`): `projectId`, `projectKey` (secret) and `authURL`;
+    /// `nil` when neither the id nor the key is set, so `GET /moss-token` answers 503.
+    ///
+    /// The loader's providers hold `projectKey` already read from `moss.projectKeyFile` when that was given, and
+    /// `authURL` already checked with ``parseAuthURL(_:)``.
+    /// - Throws: ``ConfigurationError/invalidValue(key:source:reason:)`` when only one of id and key is set.
+    public init?(reader: ConfigReader) throws(ConfigurationError) {
+        switch (reader.optionalString(forKey: "projectId"), reader.optionalString(forKey: "projectKey", isSecret: true))
+        {
+        case (nil, nil):
+            return nil
+        case (_?, nil):
+            throw .invalidValue(key: "moss.projectKey", source: "", reason: "required when moss.projectId is set")
+        case (nil, _?):
+            throw .invalidValue(key: "moss.projectId", source: "", reason: "required when moss.projectKey is set")
+        case (let projectId?, let projectKey?):
+            let authURL = reader.string(forKey: "authURL").flatMap(Self.parseAuthURL) ?? Self.defaultAuthURL
+            self.init(projectId: projectId, projectKey: projectKey, authURL: authURL)
+        }
+    }
+}

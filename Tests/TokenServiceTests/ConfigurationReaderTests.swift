@@ -1,0 +1,154 @@
+import Configuration
+import Foundation
+import Synchronization
+import Testing
+
+@testable import TokenService
+
+/// What tokenvend adds over swift-configuration, one test per point. The library layers providers and hands
+/// each component a `ConfigReader`; tokenvend checks every layer against its key table before that.
+@Suite struct ConfigurationReaderTests {
+    @Test("unknown keys in the file are refused with a suggestion (the library's providers ignore them)")
+    func unknownFileKeys() throws {
+        let fixture = try ConfigurationFixture()
+        let file = try fixture.write("c.json", #"{"server": {"maxBodyByte": 1}}"#)
+        #expect(
+            fixture.error(file: file)
+                == .unknownKey(key: "server.maxBodyByte", source: file, suggestion: "server.maxBodyBytes"))
+    }
+
+    @Test("unknown TOKENVEND_ variables are refused with a suggestion, Kubernetes service links are skipped")
+    func unknownEnvironmentVariables() throws {
+        let fixture = try ConfigurationFixture()
+        #expect(
+            fixture.error(environment: ["TOKENVEND_LOG_LEVL": "debug"])
+                == .unknownEnvironmentVariable("TOKENVEND_LOG_LEVL", suggestion: "log.level"))
+        let loaded = try ConfigurationLoader.resolve(
+            environment: ["TOKENVEND_SERVICE_HOST": "10.0.0.1"], defaultConfigPath: fixture.noFile)
+        #expect(loaded.ignoredEnvironmentVariables == ["TOKENVEND_SERVICE_HOST"])
+    }
+
+    @Test("a value of the wrong type is an error, where the library's defaulting readers fall back silently")
+    func typeErrorsAreNotSwallowed() throws {
+        let library = ConfigReader(provider: InMemoryProvider(values: ["server.port": "abc"]))
+        #expect(library.int(forKey: "server.port", default: 8080) == 8080)
+
+        let fixture = try ConfigurationFixture()
+        let file = try fixture.write("c.json", #"{"server": {"port": "9000"}}"#)
+        #expect(
+            fixture.error(file: file)?.description
+                == #"server.port (\#(file)): expected an integer from 0 to 65535, got "9000""#)
+    }
+
+    @Test("a wrong value is refused even when a later layer overrides it: every layer is checked in full")
+    func overriddenLayersAreChecked() throws {
+        let fixture = try ConfigurationFixture()
+        let file = try fixture.write("c.json", #"{"server": {"port": 70000}}"#)
+        #expect(
+            fixture.error(file: file, environment: ["TOKENVEND_SERVER_PORT": "9000"])?.description
+                == "server.port (\(file)): expected an integer from 0 to 65535, got 70000")
+    }
+
+    @Test("ranges and cross-key rules are checked")
+    func rangesAndCrossKeyRules() throws {
+        let fixture = try ConfigurationFixture()
+        #expect(
+            fixture.error(environment: ["TOKENVEND_SESSION_MAX_PER_USER": "0"])?.description
+                == "session.maxPerUser (TOKENVEND_SESSION_MAX_PER_USER): expected an integer from 1 to 10000, got 0")
+        #expect(
+            fixture.error(environment: [
+                "TOKENVEND_REFRESH_TOKEN_TTL_SECONDS": "60",
+                "TOKENVEND_REFRESH_TOKEN_REUSE_GRACE_SECONDS": "60",
+            ])?.description
+                == "refreshToken.reuseGraceSeconds: must be shorter than refreshToken.ttlSeconds")
+    }
+
+    @Test("secret files are read and trimmed, and secrets are redacted in descriptions")
+    func secretFilesAndRedaction() throws {
+        let fixture = try ConfigurationFixture()
+        let path = try fixture.write("moss", strongSecret + "\n")
+        let configuration = try fixture.resolve(environment: [
+            "TOKENVEND_MOSS_PROJECT_ID": "p", "TOKENVEND_MOSS_PROJECT_KEY_FILE": path,
+        ])
+        #expect(configuration.moss?.projectKey == strongSecret)
+        #expect(!String(describing: configuration).contains(strongSecret))
+        #expect(!String(reflecting: configuration).contains(strongSecret))
+    }
+
+    @Test("errors are one line naming the key and its source: file path, variable or flag")
+    func oneLineErrorsNameKeyAndSource() throws {
+        let fixture = try ConfigurationFixture()
+        let file = try fixture.write("c.json", #"{"log": {"format": "xml"}}"#)
+        let errors = [
+            fixture.error(file: file),
+            fixture.error(environment: ["TOKENVEND_LOG_FORMAT": "xml"]),
+            fixture.error(overrides: ConfigurationOverrides(port: 70000)),
+        ].map { $0?.description ?? "" }
+        #expect(errors[0].hasPrefix("log.format (\(file)): "))
+        #expect(errors[1].hasPrefix("log.format (TOKENVEND_LOG_FORMAT): "))
+        #expect(errors[2].hasPrefix("server.port (--port): "))
+        #expect(errors.allSatisfy { !$0.contains("\n") })
+    }
+
+    @Test("development keys are generated when none are configured")
+    func generatedDevelopmentKeys() throws {
+        let fixture = try ConfigurationFixture()
+        let loaded = try ConfigurationLoader.load(
+            environment: [:], overrides: ConfigurationOverrides(databasePath: fixture.folder + "/db.sqlite"),
+            defaultConfigPath: fixture.noFile)
+        #expect(loaded.notes == [.developmentKeysGenerated(path: fixture.folder + "/tokenvend-keys.json")])
+        #expect(loaded.configuration.accessToken.activeKey != nil)
+        #expect(loaded.configuration.refreshToken.secret != nil)
+    }
+
+    @Test("every key of the table is read by a component with the type its layer stored")
+    func everyKeyReadWithItsType() throws {
+        let fixture = try ConfigurationFixture()
+        let secretPath = try fixture.write("secret", strongSecret)
+        let keys = #"[{"kid":"k","secret":"\#(strongSecret)"}]"#
+        var environment: [String: String] = [:]
+        for key in ConfigurationKey.all {
+            switch key.kind {
+            case .integer(let range): environment[key.environmentName] = String(range.upperBound)
+            case .boolean: environment[key.environmentName] = "true"
+            case .string, .optionalString, .secret: environment[key.environmentName] = "k"
+            case .secretFile: break
+            case .url: environment[key.environmentName] = "https://moss.example/token"
+            case .keyList: environment[key.environmentName] = keys
+            case .cidrList: environment[key.environmentName] = #"["10.0.0.0/8"]"#
+            case .choice(let names): environment[key.environmentName] = names[0]
+            }
+        }
+        environment["TOKENVEND_REFRESH_TOKEN_SECRET"] = nil
+        environment["TOKENVEND_REFRESH_TOKEN_SECRET_FILE"] = secretPath
+        environment["TOKENVEND_REFRESH_TOKEN_REUSE_GRACE_SECONDS"] = "1"
+        let reporter = ReadRecorder()
+        _ = try ConfigurationLoader.resolve(
+            configPath: nil, environment: environment, overrides: ConfigurationOverrides(),
+            defaultConfigPath: fixture.noFile, accessReporter: reporter)
+        let read = reporter.keysReadWithValue
+        for key in ConfigurationKey.all where !key.path.hasSuffix("File") {
+            #expect(read.contains(key.path), "not read, or read with another type: \(key.path)")
+        }
+        #expect(reporter.conversionErrors.isEmpty)
+    }
+}
+
+/// Records which keys a reader found a value for, and any conversion error.
+final class ReadRecorder: AccessReporter, Sendable {
+    private let state = Mutex<(read: Set<String>, errors: [String])>(([], []))
+
+    func report(_ event: AccessEvent) {
+        let found = event.providerResults.contains { result in
+            if case .success(let lookup) = result.result { return lookup.value != nil }
+            return false
+        }
+        state.withLock { state in
+            if found { state.read.insert(event.metadata.key.components.joined(separator: ".")) }
+            if let error = event.conversionError { state.errors.append("\(event.metadata.key): \(error)") }
+        }
+    }
+
+    var keysReadWithValue: Set<String> { state.withLock { $0.read } }
+    var conversionErrors: [String] { state.withLock { $0.errors } }
+}
