@@ -48,6 +48,8 @@ let package = Package(
         // HMAC, base64url, secure random, constant-time compare on OpenSSL (and the asymmetric algorithms to come).
         .target(name: "Cryptography", dependencies: ["COpenSSL"], swiftSettings: wrapperSettings),
         .target(name: "JWT", dependencies: ["Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
+        // The one atomic 0600 file writer and `mkdir -p -m 0700`; no dependencies, no Foundation.
+        .target(name: "PrivateFiles", swiftSettings: wrapperSettings),
         .target(
             name: "HTTPServer",
             dependencies: [
@@ -58,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "Store",
-            dependencies: ["CSQLite", .product(name: "Configuration", package: "swift-configuration")],
+            dependencies: ["CSQLite", "PrivateFiles", .product(name: "Configuration", package: "swift-configuration")],
             swiftSettings: wrapperSettings
         ),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
@@ -71,6 +73,7 @@ let package = Package(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl", "Cryptography", "StrictJSON",
+                "PrivateFiles",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Atomics", package: "swift-atomics"),
@@ -78,11 +81,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "TokenClient", dependencies: ["AuthAPI"], swiftSettings: swiftSettings),
+        .target(name: "TokenClient", dependencies: ["AuthAPI", "PrivateFiles"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "tokenvend",
             dependencies: [
                 "TokenService", "TokenClient", "JWT", "StrictJSON", "Cryptography", "StructuredLogging",
+                "PrivateFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -99,6 +103,7 @@ let package = Package(
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(name: "CryptographyTests", dependencies: ["Cryptography"], swiftSettings: swiftSettings),
+        .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
         .testTarget(
             name: "JWTTests", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
         ),

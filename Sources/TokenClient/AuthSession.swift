@@ -72,7 +72,7 @@ public actor AuthSession: AuthenticatedTransport {
 
     /// Who tokens vended for this session belong to: the user's id (empty when the stored tokens name no
     /// user), `nil` when signed out. The token providers drop their cache when it changes.
-    var tokenOwner: String? { tokens.map { $0.user?.id ?? "" } }
+    public var tokenOwner: String? { tokens.map { $0.user?.id ?? "" } }
 
     /// A stream that yields the current state at once, then every change, until the session is released
     /// or the consumer stops iterating.

@@ -15,9 +15,18 @@ public protocol AuthenticatedTransport: Sendable {
     /// - Throws: ``TokenClientError/signedOut`` without a session, ``TokenClientError/server(status:body:)``
     ///   for a 401 that renewing the credentials did not cure, ``TokenClientError/transport(_:)``.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    /// Who tokens vended through this transport belong to (for ``AuthSession``, the signed-in user's id), `nil`
+    /// when no one is signed in. ``MossTokenProvider`` and ``StreamTokenProvider`` drop their cached token when
+    /// it changes, so one user never gets another's token. `nil` by default: a transport that does not say
+    /// keeps its tokens until they near expiry or are invalidated.
+    var tokenOwner: String? { get async }
 }
 
 extension AuthenticatedTransport {
+    /// `nil`: the transport does not track who is signed in.
+    public var tokenOwner: String? { nil }
+
     /// Sends `request` authenticated and decodes a 2xx JSON body as `Response`.
     /// - Throws: ``TokenClientError/server(status:body:)`` for any other status,
     ///   ``TokenClientError/invalidResponse`` when the body does not decode, and whatever ``send(_:)`` throws.

@@ -1,4 +1,5 @@
 public import Foundation
+import PrivateFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -12,8 +13,8 @@ public import Foundation
 ///
 /// Each save writes a fresh temporary file beside the target, created with
 /// `open(O_CREAT | O_EXCL | O_NOFOLLOW, 0600)` so it is never readable by others even for an instant,
-/// fsyncs it, then renames it over the target, so a crash leaves either the old or the new tokens. The
-/// folder must exist. On Apple platforms prefer a Keychain-backed store.
+/// fsyncs it, then renames it over the target, so a crash leaves either the old or the new tokens
+/// (``PrivateFile/writeAtomically(_:to:)``). The folder must exist. On Apple platforms prefer a Keychain-backed store.
 public struct FileTokenStore: TokenStore {
     /// The JSON file.
     public let url: URL
@@ -44,12 +45,10 @@ public struct FileTokenStore: TokenStore {
         } catch {
             throw TokenClientError.storage("cannot encode tokens")
         }
-        let temporaryPath = url.path + ".tmp-\(UUID().uuidString)"
-        try Self.writeNewPrivateFile(atPath: temporaryPath, data: data)
-        guard rename(temporaryPath, url.path) == 0 else {
-            let code = errno
-            unlink(temporaryPath)
-            throw TokenClientError.storage("cannot rename token file into \(url.path): errno \(code)")
+        do {
+            try PrivateFile.writeAtomically(data, to: url.path)
+        } catch {
+            throw TokenClientError.storage(Self.reason(error, target: url.path))
         }
     }
 
@@ -61,34 +60,12 @@ public struct FileTokenStore: TokenStore {
         }
     }
 
-    /// Creates `path` (which must not exist) with mode 0600, writes `data`, fsyncs and closes it.
-    private static func writeNewPrivateFile(atPath path: String, data: Data) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw TokenClientError.storage("cannot create \(path): errno \(errno)")
-        }
-        var failure: Int32 = 0
-        // The umask can only remove bits; fchmod makes the mode exactly 0600 whatever it is.
-        if fchmod(descriptor, 0o600) != 0 { failure = errno }
-        if failure == 0 {
-            failure = data.withUnsafeBytes { buffer -> Int32 in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return errno
-                    }
-                    offset += written
-                }
-                return 0
-            }
-        }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
-        if close(descriptor) != 0, failure == 0 { failure = errno }
-        if failure != 0 {
-            unlink(path)
-            throw TokenClientError.storage("cannot write \(path): errno \(failure)")
+    /// The storage error's text for a failed save: which step failed on which path, and `errno`.
+    private static func reason(_ error: PrivateFilesError, target: String) -> String {
+        switch error.call {
+        case .open: "cannot create \(error.path): errno \(error.code)"
+        case .rename: "cannot rename token file into \(target): errno \(error.code)"
+        default: "cannot write \(error.path): errno \(error.code)"
         }
     }
 

@@ -6,8 +6,9 @@ public import Foundation
 /// `extension MossTokenProvider: @retroactive Authenticator {}`.
 ///
 /// The token is cached until `margin` seconds (default 60) before `expiresIn` runs out, and concurrent
-/// callers coalesce onto one fetch. With an ``AuthSession``, the cached token is dropped when the session
-/// signs out or another user signs in.
+/// callers coalesce onto one fetch. The cached token is dropped when the session's
+/// ``AuthenticatedTransport/tokenOwner`` changes: for an ``AuthSession``, when it signs out or another user
+/// signs in.
 public final class MossTokenProvider<Session: AuthenticatedTransport>: Sendable {
     /// The session the token requests are authenticated with.
     public let session: Session
@@ -46,7 +47,7 @@ public final class MossTokenProvider<Session: AuthenticatedTransport>: Sendable 
     /// The token with its expiry, from cache when it is not near expiry.
     /// - Throws: like ``getAuthHeader()``.
     public func currentToken() async throws -> ExpiringToken {
-        try await cache.token(owner: await (session as? AuthSession)?.tokenOwner) { [session, path, margin, clock] in
+        try await cache.token(owner: await session.tokenOwner) { [session, path, margin, clock] in
             let vended: VendedToken = try await session.json(session.makeRequest("GET", path))
             let expiresAt = clock().addingTimeInterval(TimeInterval(vended.expiresIn))
             return ExpiringToken(

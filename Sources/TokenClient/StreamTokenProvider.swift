@@ -7,8 +7,9 @@ public import Foundation
 /// from cache until `margin` seconds (default 60) before `exp`, as the Bloomreach SDK asks, and concurrent
 /// callers coalesce onto one fetch. Hand the token to `Exponea.shared.setSdkAuthToken(_:)`, and call
 /// ``token()`` again from the SDK's JWT error handler (``invalidate()`` first for `.invalid` / `.expired`).
-/// With an ``AuthSession``, the cached token is dropped when the session signs out or another user signs in,
-/// so it never carries the previous user's customer ids.
+/// The cached token is dropped when the session's ``AuthenticatedTransport/tokenOwner`` changes (for an
+/// ``AuthSession``, when it signs out or another user signs in), so it never carries the previous user's
+/// customer ids.
 public final class StreamTokenProvider<Session: AuthenticatedTransport>: Sendable {
     /// The session the token requests are authenticated with.
     public let session: Session
@@ -55,7 +56,7 @@ public final class StreamTokenProvider<Session: AuthenticatedTransport>: Sendabl
     /// new one to the SDK ahead of expiry.
     /// - Throws: like ``token()``.
     public func currentToken() async throws -> ExpiringToken {
-        try await cache.token(owner: await (session as? AuthSession)?.tokenOwner) {
+        try await cache.token(owner: await session.tokenOwner) {
             [session, path, margin, customerIds] in
             let request = session.makeRequest("POST", path, body: StreamTokenRequest(customerIds: customerIds))
             let vended: VendedToken = try await session.json(request)

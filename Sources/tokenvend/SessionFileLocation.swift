@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PrivateFiles
 
 /// Where the command-line client keeps its session: `--session-file`, else
 /// `$XDG_CONFIG_HOME/tokenvend/session.json`, else `~/.config/tokenvend/session.json`.
@@ -48,7 +41,8 @@ struct SessionFileLocation: Equatable {
     var folder: URL { file.deletingLastPathComponent() }
 
     /// Creates the folder when it is missing: its missing parents with the default mode, the folder itself
-    /// with mode 0700 (exactly, whatever the umask). An existing folder is left as it is.
+    /// with mode 0700 (exactly, whatever the umask; ``PrivateFolder/create(_:privateParents:)``). An existing
+    /// folder, or one created meanwhile by someone else, is left as it is.
     /// - Throws: ``ClientCommandError/sessionFile(_:)`` when it cannot be created or is not a folder.
     func createFolderIfMissing() throws {
         var isDirectory: ObjCBool = false
@@ -58,21 +52,16 @@ struct SessionFileLocation: Equatable {
             }
             return
         }
-        let parent = folder.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try PrivateFolder.create(folder.path, privateParents: false)
         } catch {
-            throw ClientCommandError.sessionFile("cannot create \(parent.path)")
-        }
-        guard mkdir(folder.path, 0o700) == 0 else {
-            let code = errno
-            // Created meanwhile by someone else: leave it as it is, like any existing folder.
-            if code == EEXIST { return }
-            throw ClientCommandError.sessionFile("cannot create \(folder.path): errno \(code)")
-        }
-        // mkdir's mode is filtered by the umask, which can only remove bits: make it exactly 0700.
-        guard chmod(folder.path, 0o700) == 0 else {
-            throw ClientCommandError.sessionFile("cannot set the mode of \(folder.path): errno \(errno)")
+            if error.path != folder.path {
+                throw ClientCommandError.sessionFile("cannot create \(folder.deletingLastPathComponent().path)")
+            }
+            if error.call == .chmod {
+                throw ClientCommandError.sessionFile("cannot set the mode of \(folder.path): errno \(error.code)")
+            }
+            throw ClientCommandError.sessionFile("cannot create \(folder.path): errno \(error.code)")
         }
     }
 }

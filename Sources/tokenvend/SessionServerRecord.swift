@@ -1,6 +1,8 @@
 import Foundation
+import PrivateFiles
 
-/// The server a session file belongs to, kept beside it in `<session file>.server` (one line, mode 0600).
+/// The server a session file belongs to, kept beside it in `<session file>.server` (one line, mode 0600, replaced
+/// atomically).
 ///
 /// Written by `tokenvend login`; the other commands use it when no `--url` is given and refuse a different
 /// `--url`, so a session's tokens are never sent to a server that did not issue them.
@@ -20,13 +22,15 @@ struct SessionServerRecord {
         return try? ServerURL.parse(text)
     }
 
-    /// Records `url`.
+    /// Records `url`, replacing the record atomically with a file that is 0600 from its first instant
+    /// (``PrivateFile/writeAtomically(_:to:)``).
     /// - Throws: ``ClientCommandError/sessionFile(_:)`` when the record cannot be written.
     func write(_ url: URL) throws {
-        let data = Data((url.absoluteString + "\n").utf8)
-        let written = FileManager.default.createFile(
-            atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600])
-        guard written else { throw ClientCommandError.sessionFile("cannot write \(file.path)") }
+        do {
+            try PrivateFile.writeAtomically(Array((url.absoluteString + "\n").utf8), to: file.path)
+        } catch {
+            throw ClientCommandError.sessionFile("cannot write \(file.path)")
+        }
     }
 
     /// Deletes the record; succeeds when there is none.

@@ -1,5 +1,5 @@
 import Cryptography
-import Store
+import PrivateFiles
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -12,14 +12,6 @@ import Store
     import Musl
 #elseif canImport(Darwin)
     import Darwin
-#endif
-
-#if canImport(Glibc)
-    private let systemWrite = Glibc.write
-#elseif canImport(Musl)
-    private let systemWrite = Musl.write
-#elseif canImport(Darwin)
-    private let systemWrite = Darwin.write
 #endif
 
 /// The development key file beside the database:
@@ -63,48 +55,39 @@ struct ConfigurationDevelopmentKeys: Codable, Equatable {
         }
     }
 
-    /// Writes the file atomically: a temporary file created with mode 0600 in the same folder, flushed, then
-    /// renamed over `path`.
+    /// Writes the file atomically (``PrivateFile/writeAtomically(_:to:)``): a temporary file created with mode
+    /// 0600 in the same folder, flushed, then renamed over `path`.
     func write(to path: String) throws(ConfigurationError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let temporary = path + ".tmp-" + (try Self.randomHex(bytes: 8))
         do {
             let data = try encoder.encode(self)
-            try Self.createExclusively(temporary, contents: Array(data) + [UInt8(ascii: "\n")])
-            guard rename(temporary, path) == 0 else { throw SystemError("rename") }
+            try PrivateFile.writeAtomically(Array(data) + [UInt8(ascii: "\n")], to: path)
         } catch {
-            try? Self.remove(temporary)
-            let reason = (error as? SystemError)?.reason ?? error.shortReason
+            let reason = (error as? PrivateFilesError)?.description ?? error.shortReason
             throw .storage(key: "database.path", reason: "cannot write development key file \"\(path)\" (\(reason))")
         }
     }
 
     /// Creates `path` (which must not exist) with mode 0600, writes `contents` and flushes them to disk.
     static func createExclusively(_ path: String, contents: [UInt8]) throws(SystemError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw SystemError("open") }
-        defer { close(descriptor) }
-        // The umask can only remove bits from open's mode: make it exactly 0600.
-        guard fchmod(descriptor, 0o600) == 0 else { throw SystemError("fchmod") }
-        var written = 0
-        while written < contents.count {
-            let result = contents[written...].withUnsafeBytes { buffer in
-                systemWrite(descriptor, buffer.baseAddress, buffer.count)
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("write")
-            }
-            written += result
+        do {
+            try PrivateFile.create(at: path, contents: contents)
+        } catch {
+            errno = error.code
+            throw SystemError(error.call.rawValue)
         }
-        guard fsync(descriptor) == 0 else { throw SystemError("fsync") }
     }
 
     /// Creates `path` and any missing parent folders with mode 0700, exactly, whatever the umask
-    /// (`Database.createPrivateFolders`, the store's own); existing folders are left as they are.
+    /// (``PrivateFolder/create(_:privateParents:)``); existing folders are left as they are.
     static func createFolders(_ path: String) throws(SystemError) {
-        if let failedCall = Database.createPrivateFolders(path) { throw SystemError(failedCall) }
+        do {
+            try PrivateFolder.create(path)
+        } catch {
+            errno = error.code
+            throw SystemError(error.call.rawValue)
+        }
     }
 
     static func remove(_ path: String) throws(SystemError) {

@@ -42,13 +42,7 @@ extension User {
     func appendJSON(to output: inout [UInt8]) {
         output.append(contentsOf: #"{"id":"#.utf8)
         JSONString.append(id, to: &output)
-        output.append(contentsOf: #","email":"#.utf8)
-        JSONString.append(email, to: &output)
-        output.append(contentsOf: #","role":"#.utf8)
-        JSONString.append(role, to: &output)
-        output.append(contentsOf: #","tenantId":"#.utf8)
-        appendOptional(tenantId, to: &output)
-        output.append(UInt8(ascii: "}"))
+        appendAccountTail(email: email, role: role, tenantId: tenantId, to: &output)
     }
 }
 
@@ -73,15 +67,20 @@ extension MeResponse {
         output.reserveCapacity(64 + sub.utf8.count + email.utf8.count + (tenantId?.utf8.count ?? 0))
         output.append(contentsOf: #"{"sub":"#.utf8)
         JSONString.append(sub, to: &output)
-        output.append(contentsOf: #","email":"#.utf8)
-        JSONString.append(email, to: &output)
-        output.append(contentsOf: #","role":"#.utf8)
-        JSONString.append(role, to: &output)
-        output.append(contentsOf: #","tenantId":"#.utf8)
-        appendOptional(tenantId, to: &output)
-        output.append(UInt8(ascii: "}"))
+        appendAccountTail(email: email, role: role, tenantId: tenantId, to: &output)
         return output
     }
+}
+
+/// The members `User` and `MeResponse` end with, and the closing brace: `,"email":…,"role":…,"tenantId":…|null}`.
+private func appendAccountTail(email: String, role: String, tenantId: String?, to output: inout [UInt8]) {
+    output.append(contentsOf: #","email":"#.utf8)
+    JSONString.append(email, to: &output)
+    output.append(contentsOf: #","role":"#.utf8)
+    JSONString.append(role, to: &output)
+    output.append(contentsOf: #","tenantId":"#.utf8)
+    appendOptional(tenantId, to: &output)
+    output.append(UInt8(ascii: "}"))
 }
 
 /// A JSON string, or `null` for nil.
