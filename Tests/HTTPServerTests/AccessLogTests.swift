@@ -51,3 +51,21 @@ final class CapturingLogHandler: LogHandler, Sendable {
         #expect(lines.last?.metadata["user.id"] == "u1")
     }
 }
+
+@Suite struct AccessLogDurationTests {
+    @Test("http.duration_ms is written exactly as Double(micros) / 1000 describes itself")
+    func durationText() {
+        var mismatches: [UInt64] = []
+        for micros in UInt64(0)...200_000 where Connection.milliseconds(micros: micros) != "\(Double(micros) / 1000)" {
+            mismatches.append(micros)
+        }
+        for micros: UInt64 in [1_000_000, 1_234_567, 86_400_000_000, 999_999_999_999]
+        where Connection.milliseconds(micros: micros) != "\(Double(micros) / 1000)" {
+            mismatches.append(micros)
+        }
+        #expect(mismatches.isEmpty)
+        #expect(Connection.milliseconds(micros: 42) == "0.042")
+        #expect(Connection.milliseconds(micros: 12_500) == "12.5")
+        #expect(Connection.milliseconds(micros: 3000) == "3.0")
+    }
+}
