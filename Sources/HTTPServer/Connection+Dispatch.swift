@@ -47,16 +47,9 @@ extension Connection {
                 }
             }
         case .methodNotAllowed(let allow):
-            let headers: HTTPHeaders = ["Allow": allow.map(\.rawValue).joined(separator: ", ")]
-            finish(
-                .error(
-                    status: .methodNotAllowed, code: "method_not_allowed",
-                    message: "The method is not allowed for this resource.", headers: headers),
-                head: head, context: context)
+            finish(.methodNotAllowed(allow: allow), head: head, context: context)
         case .notFound:
-            finish(
-                .error(status: .notFound, code: "not_found", message: "No such resource."), head: head,
-                context: context)
+            finish(.notFound, head: head, context: context)
         }
     }
 

@@ -35,12 +35,9 @@ extension HTTPServer {
             request.clientAddress = context.clientAddress
             response = await Self.run(handler, request, context)
         case .methodNotAllowed(let allow):
-            response = .error(
-                status: .methodNotAllowed, code: "method_not_allowed",
-                message: "The method is not allowed for this resource.",
-                headers: ["Allow": allow.map(\.rawValue).joined(separator: ", ")])
+            response = .methodNotAllowed(allow: allow)
         case .notFound:
-            response = .error(status: .notFound, code: "not_found", message: "No such resource.")
+            response = .notFound
         }
         let elapsed = ContinuousClock.now - started
         shared.observer?(

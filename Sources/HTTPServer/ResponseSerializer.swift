@@ -1,3 +1,4 @@
+import StrictJSON
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -38,26 +39,10 @@ enum ResponseSerializer {
         if !omitBody && code >= 200 && code != 204 && code != 304 { output.append(contentsOf: response.body) }
     }
 
+    /// A status code or a body length in decimal, through the project's one number writer.
+    @inline(__always)
     static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
-        guard value >= 10 else {
-            output.append(UInt8(truncatingIfNeeded: 0x30 + max(0, value)))
-            return
-        }
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var remaining = value
-            var index = buffer.count
-            while remaining > 0 {
-                index -= 1
-                buffer[index] = UInt8(truncatingIfNeeded: 0x30 + remaining % 10)
-                remaining /= 10
-            }
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
-        }
+        JSONNumber.append(value, to: &output)
     }
 
     /// An IMF-fixdate (RFC 9110 §5.6.7) for `seconds` since the epoch.
