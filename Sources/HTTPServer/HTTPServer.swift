@@ -151,16 +151,21 @@ public final class HTTPServer: Sendable {
 
     /// Starts (if needed), then serves until SIGTERM or SIGINT and shuts down with `configuration.shutdownGrace`;
     /// a second signal exits the process at once with status 1.
+    ///
+    /// The signal handlers are installed before the listener opens, so a SIGTERM that arrives once connections
+    /// can be accepted always drains; it never kills the process with the default action.
+    /// - Parameter started: called with the bound port when this call started the server (not when `start()`
+    ///   had already been called).
     /// - Returns: how the shutdown ended (see `shutdown(gracePeriod:)`).
     /// - Throws: what `start()` throws.
     @discardableResult
-    public func run() async throws -> ShutdownOutcome {
-        if port == nil { try start() }
+    public func run(started: (Int) -> Void = { _ in }) async throws -> ShutdownOutcome {
         let grace = configuration.shutdownGrace
         let signals = ShutdownSignals.install { [self] in
             shared.logger.info("shutting down", metadata: ["grace_s": "\(grace)"])
             Task { await self.shutdown(gracePeriod: grace) }
         }
+        if port == nil { started(try start()) }
         let outcome = await waitUntilStopped()
         withExtendedLifetime(signals) {}
         return outcome

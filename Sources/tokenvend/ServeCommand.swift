@@ -33,17 +33,18 @@ struct ServeCommand: AsyncParsableCommand {
                 "ignoring Kubernetes service-link variables",
                 metadata: ["env.names": "\(loaded.ignoredEnvironmentVariables.joined(separator: ","))"])
         }
-        let server: TokenServer
+        // `run()` installs the SIGTERM/SIGINT handlers before it opens the listener, so a signal that arrives
+        // once connections are accepted always drains.
+        let drained: Bool
         do {
-            server = try TokenServer(
+            let server = try TokenServer(
                 configuration: loaded.configuration, logger: logger, metricsRegistry: ServerMetrics.bootstrap(),
                 flush: { output.flush() })
-            _ = try server.start()
+            drained = try await server.run()
         } catch {
             logger.critical("tokenvend cannot start", metadata: ["error": "\(error)"])
             throw ExitCode.failure
         }
-        let drained = try await server.run()
         guard drained else {
             logger.error("tokenvend stopped with requests still in flight after the shutdown grace period")
             throw ExitCode.failure

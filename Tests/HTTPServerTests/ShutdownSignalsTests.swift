@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 import Testing
 
@@ -18,6 +19,36 @@ import Testing
         }
         #expect(called.value.load(ordering: .relaxed) == 1)
         withExtendedLifetime(signals) {}
+    }
+
+    @Test("run() has the SIGTERM and SIGINT handlers in place before the listener opens, so no signal kills it")
+    func handlersBeforeListener() async throws {
+        signal(SIGTERM, SIG_DFL)
+        signal(SIGINT, SIG_DFL)
+        defer {
+            signal(SIGTERM, SIG_DFL)
+            signal(SIGINT, SIG_DFL)
+        }
+        var configuration = HTTPServer.Configuration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: Router(), logger: Logger(label: "test"))
+        let handled = Mutex<[Bool]>([])
+        let running = Task {
+            try await server.run { _ in
+                // The listener is open here: a connection could be accepted, so a signal must drain from now on.
+                for number in [SIGTERM, SIGINT] {
+                    var current = sigaction()
+                    sigaction(number, nil, &current)
+                    let installed = current.__sigaction_handler.sa_handler != nil
+                    handled.withLock { $0.append(installed) }
+                }
+            }
+        }
+        for _ in 0..<200 where server.port == nil { try await Task.sleep(for: .milliseconds(5)) }
+        await server.shutdown(gracePeriod: .zero)
+        #expect(try await running.value == .drained)
+        #expect(handled.withLock { $0 } == [true, true])
     }
 }
 

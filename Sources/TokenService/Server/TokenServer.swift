@@ -74,11 +74,15 @@ public final class TokenServer: Sendable {
     /// Binds and starts serving; returns the bound port (useful with port 0).
     public func start() throws -> Int {
         let port = try http.start()
+        announce(port)
+        return port
+    }
+
+    private func announce(_ port: Int) {
         sessionPurger.start()
         logger.info(
             "tokenvend listening",
             metadata: ["server.host": "\(configuration.server.host)", "server.port": "\(port)"])
-        return port
     }
 
     /// Refuses new connections, lets in-flight requests finish within `server.shutdownGraceSeconds`, then closes
@@ -93,14 +97,16 @@ public final class TokenServer: Sendable {
         return outcome == .drained
     }
 
-    /// Serves until SIGTERM or SIGINT, drains (a second signal exits at once), then closes the database.
+    /// Starts (if `start()` was not called), serves until SIGTERM or SIGINT, drains (a second signal exits at
+    /// once), then closes the database. The signal handlers are in place before the listener opens.
     /// - Returns: true when every in-flight request finished within `server.shutdownGraceSeconds`; false when
     ///   the grace period ran out and requests were cut off (`tokenvend serve` then exits 1).
+    /// - Throws: `HTTPServerError` when the server cannot start.
     @discardableResult
     public func run() async throws -> Bool {
         defer { flush() }
         sessionPurger.start()  // idempotent: `start()` may have scheduled it already
-        let outcome = try await http.run()
+        let outcome = try await http.run { port in announce(port) }
         await sessionPurger.stop()
         database.close()
         return outcome == .drained
