@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "HTTPServer",
             dependencies: [
-                "CHTTPServerLinux", "StrictJSON", .product(name: "Logging", package: "swift-log"),
+                "CHTTPServerLinux", "StrictJSON", "StructuredLogging", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings
@@ -108,7 +108,8 @@ let package = Package(
             name: "JWTTests", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting"], swiftSettings: swiftSettings),
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "StructuredLogging"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: swiftSettings),
         .testTarget(name: "PasswordHashTests", dependencies: ["PasswordHash"], swiftSettings: swiftSettings),
         .testTarget(

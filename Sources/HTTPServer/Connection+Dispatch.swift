@@ -1,4 +1,5 @@
 import Logging
+import StructuredLogging
 
 extension Connection {
     /// Routes a complete request and runs its handler inline (sync) or in a Task (async).
@@ -128,6 +129,11 @@ extension Connection {
         }
         let logger = loop.logger
         guard logger.logLevel <= .info else { return }
+        if let handler = loop.sortedFieldsHandler {
+            let fields = Self.accessFields(
+                method: method, path: path, status: status, requestID: requestID, micros: micros, metadata: metadata)
+            if handler.log(level: .info, message: "request", sortedFields: fields) { return }
+        }
         // Sized for the five fields and the handler's metadata, so the merge does not grow the table.
         var fields = Logger.Metadata(minimumCapacity: 5 + metadata.count)
         fields["request.id"] = .string(requestID)
@@ -137,6 +143,27 @@ extension Connection {
         fields["http.duration_ms"] = .string(Self.milliseconds(micros: micros))
         fields.merge(metadata) { current, _ in current }
         logger.info("request", metadata: fields)
+    }
+
+    /// The access line's metadata sorted by key, as `StructuredLogHandler` would sort the dictionary: the five
+    /// fields of the server, then the handler's `metadata` (a key of the server's wins) each in its place.
+    static func accessFields(
+        method: String, path: String, status: HTTPStatus, requestID: String, micros: UInt64, metadata: Logger.Metadata
+    ) -> [(key: String, value: Logger.MetadataValue)] {
+        var fields: [(key: String, value: Logger.MetadataValue)] = []
+        fields.reserveCapacity(5 + metadata.count)
+        fields.append(("http.duration_ms", .string(milliseconds(micros: micros))))
+        fields.append(("http.method", .string(method)))
+        fields.append(("http.path", .string(path)))
+        fields.append(("http.status", .string(String(status.code))))
+        fields.append(("request.id", .string(requestID)))
+        for (key, value) in metadata {
+            var index = fields.endIndex
+            while index > fields.startIndex && key < fields[index - 1].key { index -= 1 }
+            if index > fields.startIndex && fields[index - 1].key == key { continue }  // the server's field wins
+            fields.insert((key, value), at: index)
+        }
+        return fields
     }
 
     /// `micros / 1000` written as `Double(micros) / 1000` describes itself ("0.042", "12.5", "3.0"), without

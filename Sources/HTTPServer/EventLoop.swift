@@ -1,5 +1,6 @@
 import CHTTPServerLinux
 import Logging
+import StructuredLogging
 import Synchronization
 
 #if canImport(Glibc)
@@ -17,6 +18,8 @@ final class EventLoop: @unchecked Sendable {
     /// Hot copies of `shared` fields, so the request path does not copy (and retain) the whole struct.
     let router: Router
     let logger: Logger
+    /// The logger's handler when it takes pre-sorted fields (`StructuredLogHandler`): the access line's fast path.
+    let sortedFieldsHandler: (any SortedFieldsLogging)?
     let observer: (@Sendable (CompletedRequest) -> Void)?
     let afterEvents: (@Sendable () -> Void)?
     let maxOutputBufferBytes: Int
@@ -44,6 +47,7 @@ final class EventLoop: @unchecked Sendable {
         self.shared = shared
         self.router = shared.router
         self.logger = shared.logger
+        self.sortedFieldsHandler = shared.logger.handler as? any SortedFieldsLogging
         self.observer = shared.observer
         self.afterEvents = shared.afterEvents
         self.maxOutputBufferBytes = shared.configuration.maxOutputBufferBytes

@@ -21,9 +21,9 @@ public struct StructuredLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
     public var metadataProvider: Logger.MetadataProvider?
-    private let label: String
-    private let format: Format
-    private let output: LogOutput
+    let label: String
+    let format: Format
+    let output: LogOutput
 
     /// Creates a handler for `label` writing `format` lines to `output`, an output shared by every handler of
     /// the process so buffered lines stay in order.

@@ -10,7 +10,7 @@ import Testing
 #endif
 
 /// A pipe whose read end never blocks, to see what an output has written so far.
-private final class Pipe {
+final class Pipe {
     let readEnd: Int32
     let writeEnd: Int32
 

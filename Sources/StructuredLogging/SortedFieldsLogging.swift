@@ -1,0 +1,28 @@
+public import Logging
+
+/// A log handler that also takes a line's metadata as an array already sorted by key, so a hot caller (the
+/// HTTP server's access line, once per request) skips building a `Logger.Metadata` dictionary and sorting it.
+public protocol SortedFieldsLogging: LogHandler {
+    /// Writes one line at `level` with `message` and `fields`, which must be sorted by key (`String` order) with
+    /// no key twice; the line is byte-identical to what `log(event:)` writes for the same metadata.
+    /// - Returns: false, having written nothing, when the handler would add metadata of its own (handler
+    ///   metadata or a metadata provider); the caller then logs through `Logger` as usual.
+    func log(level: Logger.Level, message: String, sortedFields fields: [(key: String, value: Logger.MetadataValue)])
+        -> Bool
+}
+
+extension StructuredLogHandler: SortedFieldsLogging {
+    public func log(
+        level: Logger.Level, message: String, sortedFields fields: [(key: String, value: Logger.MetadataValue)]
+    ) -> Bool {
+        guard metadata.isEmpty, metadataProvider == nil else { return false }
+        var line = LogLine(format: format)
+        line.timestamp()
+        line.field("level", level.rawValue)
+        line.field("label", label)
+        line.field("msg", message)
+        for (key, value) in fields { line.field(key, Self.flatten(value)) }
+        output.emit(line.finish(), urgent: level >= .warning)
+        return true
+    }
+}
