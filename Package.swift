@@ -141,7 +141,10 @@ let package = Package(
         // The `tokenvend` command line: its client commands against the fake and the real server.
         .testTarget(
             name: "tokenvendTests",
-            dependencies: ["tokenvend", "TokenClient", "AuthAPI", "TokenServiceTesting", "TokenClientTesting"],
+            dependencies: [
+                "tokenvend", "TokenClient", "AuthAPI", "TokenServiceTesting", "TokenClientTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings
         ),
 

@@ -1,7 +1,7 @@
 internal import COpenSSL
 
 /// The project's one generator of secrets: cryptographically secure random bytes from OpenSSL's DRBG
-/// (`RAND_bytes`), for keys, CSRF tokens, nonces and unique file names. (`HMACKey.generateSecret` uses it and
+/// (`RAND_bytes`), for keys, CSRF tokens and nonces. (`HMACKey.generateSecret` uses it and
 /// refuses fewer than 64 bytes.)
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-public import Configuration
+package import Configuration
 
 extension HTTPServer.Configuration {
     /// A configuration read from `reader`, each key left out keeping its value in `defaults`.
@@ -13,7 +13,10 @@ extension HTTPServer.Configuration {
     /// ```swift
     /// let http = HTTPServer.Configuration(reader: reader.scoped(to: "server"))
     /// ```
-    public init(reader: ConfigReader, defaults: Self = Self()) {
+    /// Package access on purpose: the optional readers used here fall back to the default on a value of the
+    /// wrong type, which is safe only behind tokenvend's loader (`ConfigurationLoader`), whose providers hold
+    /// values already checked against the key table (`ConfigurationReaderTests.everyKeyReadWithItsType`).
+    package init(reader: ConfigReader, defaults: Self = Self()) {
         self = defaults
         host = reader.string(forKey: "host") ?? host
         port = reader.int(forKey: "port") ?? port

@@ -73,11 +73,13 @@ public final class HTTPServer: Sendable {
 
     /// Binds, listens and starts the event loops. Also ignores SIGPIPE and raises the open-file limit.
     /// - Returns: the bound port (useful with port 0).
-    /// - Throws: `HTTPServerError.socket` when a socket call fails, `.alreadyStarted` on a second call.
+    /// - Throws: `HTTPServerError.socket` when a socket call fails, `.alreadyStarted` on a second call or
+    ///   after `shutdown`.
     @discardableResult
     public func start() throws -> Int {
         try state.withLock { state throws(HTTPServerError) in
-            guard !state.started else { throw .alreadyStarted }
+            // After `shutdown` (a signal during `run()`'s start-up, say) nothing is opened any more.
+            guard !state.started, !state.stopped else { throw .alreadyStarted }
             signal(SIGPIPE, SIG_IGN)
             let limit = Syscall.raiseOpenFileLimit()
             if limit < configuration.maxConnections + 64 {
@@ -165,7 +167,15 @@ public final class HTTPServer: Sendable {
             shared.logger.info("shutting down", metadata: ["grace_s": "\(grace)"])
             Task { await self.shutdown(gracePeriod: grace) }
         }
-        if port == nil { started(try start()) }
+        if port == nil {
+            do {
+                started(try start())
+            } catch HTTPServerError.alreadyStarted where state.withLock({ $0.stopped }) {
+                // A signal arrived before the listener opened: there is nothing to drain.
+                withExtendedLifetime(signals) {}
+                return .drained
+            }
+        }
         let outcome = await waitUntilStopped()
         withExtendedLifetime(signals) {}
         return outcome

@@ -1,4 +1,4 @@
-public import Configuration
+package import Configuration
 
 extension Database.Configuration {
     /// A configuration read from `reader`, each key left out keeping its value in `defaults`.
@@ -9,7 +9,10 @@ extension Database.Configuration {
     /// ```swift
     /// let storage = Database.Configuration(reader: reader.scoped(to: "database"), defaults: .init(path: "db.sqlite"))
     /// ```
-    public init(reader: ConfigReader, defaults: Self) {
+    /// Package access on purpose: the optional readers used here fall back to the default on a value of the
+    /// wrong type, which is safe only behind tokenvend's loader (`ConfigurationLoader`), whose providers hold
+    /// values already checked against the key table (`ConfigurationReaderTests.everyKeyReadWithItsType`).
+    package init(reader: ConfigReader, defaults: Self) {
         self = defaults
         path = reader.string(forKey: "path") ?? path
     }

@@ -21,6 +21,21 @@ import Testing
         withExtendedLifetime(signals) {}
     }
 
+    @Test("a shutdown that comes before run() has opened the listener leaves it closed, and run() returns at once")
+    func shutdownBeforeListener() async throws {
+        defer {
+            signal(SIGTERM, SIG_DFL)
+            signal(SIGINT, SIG_DFL)
+        }
+        var configuration = HTTPServer.Configuration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, router: Router(), logger: Logger(label: "test"))
+        await server.shutdown(gracePeriod: .zero)
+        #expect(try await server.run() == .drained)
+        #expect(server.port == nil)
+    }
+
     @Test("run() has the SIGTERM and SIGINT handlers in place before the listener opens, so no signal kills it")
     func handlersBeforeListener() async throws {
         signal(SIGTERM, SIG_DFL)

@@ -1,4 +1,4 @@
-public import Configuration
+package import Configuration
 import HTTPServer
 import Logging
 import Store
@@ -17,7 +17,10 @@ extension TokenServiceConfiguration {
     /// (`ConfigurationReaderTests` proves it for every key). An empty string or list is an explicit unset: it
     /// comes from `null` in the file or an empty variable, and hides what a lower layer gave.
     /// - Throws: ``ConfigurationError`` for `moss.projectId` without `moss.projectKey` or the reverse.
-    public init(reader: ConfigReader) throws(ConfigurationError) {
+    /// Package access on purpose: the optional readers used here fall back to the default on a value of the
+    /// wrong type, which is safe only behind tokenvend's loader (`ConfigurationLoader`), whose providers hold
+    /// values already checked against the key table (`ConfigurationReaderTests.everyKeyReadWithItsType`).
+    package init(reader: ConfigReader) throws(ConfigurationError) {
         self.init()
         server = HTTPServer.Configuration(reader: reader.scoped(to: "server"), defaults: Self.serverDefaults)
         database = Store.Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)

@@ -1,4 +1,4 @@
-public import Configuration
+package import Configuration
 
 extension MossConfiguration {
     /// The `moss.*` keys read from `reader` (scoped to `moss`): `projectId`, `projectKey` (secret) and `authURL`;
@@ -7,7 +7,10 @@ extension MossConfiguration {
     /// The loader's providers hold `projectKey` already read from `moss.projectKeyFile` when that was given, and
     /// `authURL` already checked with ``parseAuthURL(_:)``.
     /// - Throws: ``ConfigurationError/invalidValue(key:source:reason:)`` when only one of id and key is set.
-    public init?(reader: ConfigReader) throws(ConfigurationError) {
+    /// Package access on purpose: the optional readers used here fall back to the default on a value of the
+    /// wrong type, which is safe only behind tokenvend's loader (`ConfigurationLoader`), whose providers hold
+    /// values already checked against the key table (`ConfigurationReaderTests.everyKeyReadWithItsType`).
+    package init?(reader: ConfigReader) throws(ConfigurationError) {
         switch (reader.optionalString(forKey: "projectId"), reader.optionalString(forKey: "projectKey", isSecret: true))
         {
         case (nil, nil):

@@ -31,11 +31,14 @@ extension RefreshRequest {
 extension RegisterRequest {
     /// The body of `POST /auth/register`: `{"email", "password", "tenantId"?}`; `tenantId` may be `null`.
     /// - Throws: `ServiceError.unsupportedMediaType`, or `.invalidRequest` naming the broken rule.
+    ///
+    /// The email is checked before the other members are read, so a body with several faults names the email
+    /// first, as the server always has.
     public init(body request: HTTPRequest) throws(ServiceError) {
         let body = try JSONRequestBody(request, allowed: ["email", "password", "tenantId"])
-        self.init(
-            email: try body.string("email"), password: try body.string("password"),
-            tenantId: try body.optionalString("tenantId"))
+        let email = try body.string("email")
+        guard EmailAddress(email) != nil else { throw ServiceError.invalidRequest("The email address is not valid.") }
+        self.init(email: email, password: try body.string("password"), tenantId: try body.optionalString("tenantId"))
     }
 }
 

@@ -5,9 +5,11 @@ import TokenServiceTesting
 
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
 struct AccountFlowTests {
-    @Test("register, log in, read me, refresh and log out, as the iOS client does")
-    func fullSession() async throws {
-        try await withTestServer(mode: .router) { server in
+    @Test(
+        "register, log in, read me, refresh and log out, as the iOS client does (over the wire and socket-free)",
+        arguments: [TestServer.Mode.socket, .router])
+    func fullSession(mode: TestServer.Mode) async throws {
+        try await withTestServer(mode: mode) { server in
             let login = try await server.signUp(email: "Ada@Example.com ")
             #expect(login.email == "Ada@Example.com ")
             let me = try await server.request("GET", "/auth/me", headers: login.bearer)

@@ -24,9 +24,11 @@ struct CookieModeTests {
         return jar
     }
 
-    @Test("cookie login sets HttpOnly Secure SameSite=Strict cookies and keeps tokens out of the body")
-    func cookieLogin() async throws {
-        try await withTestServer(mode: .router) { server in
+    @Test(
+        "cookie login sets HttpOnly Secure SameSite=Strict cookies and keeps tokens out of the body",
+        arguments: [TestServer.Mode.socket, .router])
+    func cookieLogin(mode: TestServer.Mode) async throws {
+        try await withTestServer(mode: mode) { server in
             let user = try await server.signUp()
             let response = try await cookieLogin(server, user)
             #expect(response.status == 200)

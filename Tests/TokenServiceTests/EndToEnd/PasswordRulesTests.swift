@@ -28,6 +28,17 @@ struct PasswordRulesTests {
         }
     }
 
+    @Test("a register body with a bad email and other faults names the email, as before the typed decoders")
+    func emailFaultNamedFirst() async throws {
+        try await withTestServer(mode: .router) { server in
+            for body in [#"{"email":"bad"}"#, #"{"email":"bad","password":12}"#, #"{"email":"bad","tenantId":3}"#] {
+                let refused = try await server.request("POST", "/auth/register", json: body)
+                #expect(refused.status == 400)
+                #expect(try refused.object()["message"] as? String == "The email address is not valid.")
+            }
+        }
+    }
+
     @Test("password.minLength can go down to 8; the common list still applies, case-insensitively after NFC")
     func lowerMinimum() async throws {
         try await withTestServer(mode: .router, environment: ["TOKENVEND_PASSWORD_MIN_LENGTH": "8"]) { server in

@@ -6,7 +6,7 @@ import Testing
 @testable import HTTPServer
 @testable import TokenService
 
-@Suite struct MetricsRegistryTests {
+@Suite struct ServiceMetricsTests {
     static func completed(_ method: String, _ route: String?, _ status: Int, micros: UInt64 = 50) -> CompletedRequest {
         CompletedRequest(method: method, route: route, status: HTTPStatus(code: status), durationMicroseconds: micros)
     }
