@@ -27,10 +27,7 @@ import Testing
             signal(SIGTERM, SIG_DFL)
             signal(SIGINT, SIG_DFL)
         }
-        var configuration = HTTPServer.Configuration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        let server = HTTPServer(configuration: configuration, router: Router(), logger: Logger(label: "test"))
+        let server = loopbackServer()
         await server.shutdown(gracePeriod: .zero)
         #expect(try await server.run() == .drained)
         #expect(server.port == nil)
@@ -44,10 +41,7 @@ import Testing
             signal(SIGTERM, SIG_DFL)
             signal(SIGINT, SIG_DFL)
         }
-        var configuration = HTTPServer.Configuration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        let server = HTTPServer(configuration: configuration, router: Router(), logger: Logger(label: "test"))
+        let server = loopbackServer()
         let handled = Mutex<[Bool]>([])
         let running = Task {
             try await server.run { _ in
@@ -65,6 +59,14 @@ import Testing
         #expect(try await running.value == .drained)
         #expect(handled.withLock { $0 } == [true, true])
     }
+}
+
+/// A server on 127.0.0.1, port 0, with no routes, not started.
+private func loopbackServer() -> HTTPServer {
+    var configuration = HTTPServer.Configuration()
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    return HTTPServer(configuration: configuration, router: Router(), logger: Logger(label: "test"))
 }
 
 /// A shareable atomic counter.

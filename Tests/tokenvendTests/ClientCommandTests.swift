@@ -40,19 +40,6 @@ final class CommandHarness: Sendable {
         )
     }
 
-    /// The exit status of `command` run in `context` (0 when it returned).
-    func exitStatus(_ body: () async throws -> Void) async -> Int32 {
-        do {
-            try await body()
-            return 0
-        } catch let exit as ExitCode {
-            return exit.rawValue
-        } catch {
-            Issue.record("unexpected \(error)")
-            return -1
-        }
-    }
-
     func login(password: String = FakeAuthServer.password) async throws -> Int32 {
         let command = try LoginCommand.parse(common + ["--email", FakeAuthServer.user.email, "--password-stdin"])
         return await exitStatus { try await command.run(in: context(stdin: password + "\n")) }
@@ -116,7 +103,7 @@ struct ClientCommandTests {
         let harness = try CommandHarness()
         defer { harness.remove() }
         let command = try LoginCommand.parse(harness.common + ["--email", "ada@example.com"])
-        #expect(await harness.exitStatus { try await command.run(in: harness.context()) } == 2)
+        #expect(await exitStatus { try await command.run(in: harness.context()) } == 2)
         #expect(harness.server.requests.isEmpty)
     }
 
@@ -208,7 +195,7 @@ struct ClientCommandTests {
         let command = try MossTokenCommand.parse([
             "--url", "http://127.0.0.1:9/", "--session-file", harness.sessionFile.path,
         ])
-        #expect(await harness.exitStatus { try await command.run(in: harness.context()) } == 2)
+        #expect(await exitStatus { try await command.run(in: harness.context()) } == 2)
         #expect(harness.server.requests.count == requestsBefore)
     }
 

@@ -31,18 +31,6 @@ struct CommandLineEndToEndTests {
                 writeError: { [self] line in lines.withLock { $0.err.append(line) } })
         }
 
-        /// 0 when `body` returned, else the `ExitCode` it threw.
-        func exitStatus(_ body: () async throws -> Void) async -> Int32 {
-            do {
-                try await body()
-                return 0
-            } catch let exit as ExitCode {
-                return exit.rawValue
-            } catch {
-                Issue.record("unexpected \(error)")
-                return -1
-            }
-        }
     }
 
     @Test("login --password-stdin, token stream, token moss --json and logout against the real server")
@@ -60,21 +48,21 @@ struct CommandLineEndToEndTests {
 
             let login = try LoginCommand.parse(common + ["--email", email, "--password-stdin"])
             #expect(
-                await console.exitStatus { try await login.run(in: console.context(stdin: TestServer.password + "\n")) }
+                await exitStatus { try await login.run(in: console.context(stdin: TestServer.password + "\n")) }
                     == 0)
             #expect(console.output == ["signed in as \(email) (id \(user.id))"])
             #expect(try folder.mode(of: sessionFile) == 0o600)
             let stored = try #require(try FileTokenStore(url: sessionFile).load())
 
             let stream = try StreamTokenCommand.parse(common)
-            #expect(await console.exitStatus { try await stream.run(in: console.context()) } == 0)
+            #expect(await exitStatus { try await stream.run(in: console.context()) } == 0)
             let jwt = try #require(console.output.last)
             let (header, payload) = try IndependentJWS.verify(jwt, secret: TestServer.streamSecret)
             #expect(header == #"{"alg":"HS512","typ":"JWT","kid":"stream-1"}"#)
             #expect(payload["ids"] as? [String: String] == ["registered": user.id])
 
             let moss = try MossTokenCommand.parse(common + ["--json"])
-            #expect(await console.exitStatus { try await moss.run(in: console.context()) } == 0)
+            #expect(await exitStatus { try await moss.run(in: console.context()) } == 0)
             let printed = try #require(console.output.last)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any])
             #expect(object["token"] as? String == "moss-project-token-1")
@@ -83,13 +71,13 @@ struct CommandLineEndToEndTests {
             #expect(upstream.callCount == 1)
 
             let logout = try LogoutCommand.parse(common)
-            #expect(await console.exitStatus { try await logout.run(in: console.context()) } == 0)
+            #expect(await exitStatus { try await logout.run(in: console.context()) } == 0)
             #expect(!FileManager.default.fileExists(atPath: sessionFile.path))
             #expect(try await live.refreshStatus(stored.refreshToken) == (401, "invalid_grant"))
             #expect(try await live.rawStatus("GET", "auth/me", bearer: stored.accessToken) == (401, "invalid_token"))
 
             let afterwards = try StreamTokenCommand.parse(common)
-            #expect(await console.exitStatus { try await afterwards.run(in: console.context()) } == 1)
+            #expect(await exitStatus { try await afterwards.run(in: console.context()) } == 1)
             for line in console.output + console.errors {
                 #expect(!line.contains(stored.refreshToken))
                 #expect(!line.contains(stored.accessToken))
