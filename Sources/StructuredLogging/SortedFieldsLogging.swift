@@ -16,11 +16,7 @@ extension StructuredLogHandler: SortedFieldsLogging {
         level: Logger.Level, message: String, sortedFields fields: [(key: String, value: Logger.MetadataValue)]
     ) -> Bool {
         guard metadata.isEmpty, metadataProvider == nil else { return false }
-        var line = LogLine(format: format)
-        line.timestamp()
-        line.field("level", level.rawValue)
-        line.field("label", label)
-        line.field("msg", message)
+        var line = startLine(level: level, message: message)
         for (key, value) in fields { line.field(key, Self.flatten(value)) }
         output.emit(line.finish(), urgent: level >= .warning)
         return true

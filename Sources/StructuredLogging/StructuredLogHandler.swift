@@ -46,11 +46,7 @@ public struct StructuredLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = LogLine(format: format)
-        line.timestamp()
-        line.field("level", event.level.rawValue)
-        line.field("label", label)
-        line.field("msg", event.message.description)
+        var line = startLine(level: event.level, message: event.message.description)
         let provided = metadataProvider?.get() ?? [:]
         if metadata.isEmpty && provided.isEmpty {
             if let extra = event.metadata { Self.append(extra, to: &line) }
@@ -61,6 +57,16 @@ public struct StructuredLogHandler: LogHandler {
             Self.append(merged, to: &line)
         }
         output.emit(line.finish(), urgent: event.level >= .warning)
+    }
+
+    /// A line with its fixed head: `ts`, `level`, `label`, `msg`; metadata follows.
+    func startLine(level: Logger.Level, message: String) -> LogLine {
+        var line = LogLine(format: format)
+        line.timestamp()
+        line.field("level", level.rawValue)
+        line.field("label", label)
+        line.field("msg", message)
+        return line
     }
 
     private static func append(_ metadata: Logger.Metadata, to line: inout LogLine) {
