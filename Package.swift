@@ -60,7 +60,10 @@ let package = Package(
         ),
         .target(
             name: "Store",
-            dependencies: ["CSQLite", "PrivateFiles", .product(name: "Configuration", package: "swift-configuration")],
+            dependencies: [
+                "CSQLite", "PrivateFiles", .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
             swiftSettings: wrapperSettings
         ),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),

@@ -54,6 +54,7 @@ extension Database {
             } catch {
                 guard !needsReopen(after: error, connection), rollBackSavepoint(connection) else {
                     abandon(connection, after: error)
+                    commitCounter?.increment()
                     retryOneByOne(batch)
                     return
                 }
@@ -64,9 +65,12 @@ extension Database {
             try connection.execute("COMMIT")
         } catch {
             abandon(connection, after: error)
+            commitCounter?.increment()
             retryOneByOne(batch)
             return
         }
+        // After the COMMIT and before anyone resumes (see `CommitCounter`).
+        commitCounter?.increment()
         commits.add(1, ordering: .relaxed)
         for (write, failure) in zip(batch, failures) { finish(write, failure) }
     }

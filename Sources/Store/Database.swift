@@ -33,13 +33,23 @@ public final class Database: Sendable {
         public var readerCount: Int
         /// How long a connection waits for another's lock before `.unavailable(.busy)`. Default: 5 s.
         public var busyTimeout: Duration
+        /// Longest time a session's liveness is answered from memory (`SessionStatusCache`); `.zero` reads the
+        /// database every time. Any write transaction on the file, by any process using tokenvend's store, ends
+        /// every kept answer at once; this lifetime bounds only what that cannot see (a writer killed between
+        /// its `COMMIT` and the shared counter's increment, or an edit with the `sqlite3` shell). Default: 1 s.
+        public var statusCacheLifetime: Duration
 
         /// Creates a configuration; see the properties for the defaults.
-        public init(path: String, readerCount: Int = 4, busyTimeout: Duration = .seconds(5)) {
+        public init(
+            path: String, readerCount: Int = 4, busyTimeout: Duration = .seconds(5),
+            statusCacheLifetime: Duration = .seconds(1)
+        ) {
             precondition(readerCount >= 1, "readerCount must be at least 1")
+            precondition(statusCacheLifetime >= .zero, "statusCacheLifetime must not be negative")
             self.path = path
             self.readerCount = readerCount
             self.busyTimeout = busyTimeout
+            self.statusCacheLifetime = statusCacheLifetime
         }
     }
 
@@ -52,6 +62,10 @@ public final class Database: Sendable {
     private let watcher: Mutex<Connection?>
     private let openReader: @Sendable () throws(StoreError) -> Connection
     let commits = Atomic<UInt64>(0)
+    /// The counter every process's write transactions on this file increment (nil if it cannot be mapped).
+    let commitCounter: CommitCounter?
+    /// Session liveness kept between writes; nil when disabled or without a commit counter.
+    let statusCache: SessionStatusCache?
     let queuedWrites = Atomic<Int>(0)
     /// Async writes waiting for a group commit (`Database+GroupCommit.swift`).
     let pendingWriteQueue = WriteQueue(batchLimit: 64)
@@ -77,9 +91,17 @@ public final class Database: Sendable {
             try connection.executeScript("PRAGMA query_only = ON; PRAGMA foreign_keys = ON;")
             return connection
         }
+        let counter = CommitCounter(databasePath: path)
+        commitCounter = counter
+        if let counter, configuration.statusCacheLifetime > .zero {
+            statusCache = SessionStatusCache(counter: counter, lifetime: configuration.statusCacheLifetime)
+        } else {
+            statusCache = nil
+        }
         let first = try openWriter()
         let mode = try first.queryOne("PRAGMA journal_mode = WAL")?.optionalString(0)
         guard mode == "wal" else { throw .misuse("journal_mode WAL refused (got \(mode ?? "nothing"))") }
+        defer { counter?.increment() }
         try Migrator.migrate(first, to: Schema.migrations)
         writer = WriterSlot(connection: first, open: openWriter)
         readers = ReaderPool(capacity: configuration.readerCount, open: openReader)
@@ -168,6 +190,8 @@ public final class Database: Sendable {
     public func close() {
         writerQueue.sync { writer.close() }
         readers.close()
+        statusCache?.close()
+        commitCounter?.detach()
         watcher.withLock { $0 = nil }
     }
 
@@ -175,6 +199,8 @@ public final class Database: Sendable {
     func performWrite<T>(_ body: (Connection) throws(StoreError) -> T) -> Result<T, StoreError> {
         Result { () throws(StoreError) -> T in
             let connection = try writer.connection()
+            // After the transaction ends, committed or not (see `CommitCounter`): never before the COMMIT.
+            defer { commitCounter?.increment() }
             do throws(StoreError) {
                 try connection.execute("BEGIN IMMEDIATE")
                 let value = try body(connection)
@@ -238,7 +264,9 @@ extension Database {
     /// Runs `body` on the writer connection outside any transaction (tests use it for pragmas such as
     /// `max_page_count` and `query_only`).
     func withWriterConnection<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
-        try writerQueue.sync { Result { () throws(StoreError) -> T in try body(try writer.connection()) } }.get()
+        defer { commitCounter?.increment() }
+        return try writerQueue.sync { Result { () throws(StoreError) -> T in try body(try writer.connection()) } }
+            .get()
     }
 }
 

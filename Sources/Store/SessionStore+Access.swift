@@ -7,16 +7,29 @@
 extension SessionStore {
     /// The status of `sessionID` and the customer ids of `userID`, read by one statement (one implicit read
     /// transaction: one snapshot and one set of SQLite locks for an authenticated `POST /stream-token`, without
-    /// the `BEGIN` and `COMMIT` round trips of an explicit transaction). Blocks the calling thread.
+    /// the `BEGIN` and `COMMIT` round trips of an explicit transaction), or the answer kept from an earlier read
+    /// when no write transaction has ended on the database since (see `SessionStatusCache`). Blocks the calling
+    /// thread on a miss.
     /// - Parameter emailAsRegistered: as in `UserStore.customerIDs(userID:emailAsRegistered:)`.
     /// - Returns: nil for an unknown session, and the user's ids (empty for an unknown user).
     /// - Throws: `.unavailable` when the database is unreachable.
     public func statusAndCustomerIDs(
         sessionID: String, userID: String, emailAsRegistered: Bool = false
     ) throws(StoreError) -> (status: SessionStatus?, customerIDs: [String: String]) {
-        try database.readStatement { (connection: Connection) throws(StoreError) in
+        let cache = database.statusCache
+        if let kept = cache?.statusAndCustomerIDs(sessionID, userID: userID, emailAsRegistered: emailAsRegistered) {
+            return kept
+        }
+        let stamp = cache?.stamp()
+        let read = try database.readStatement { (connection: Connection) throws(StoreError) in
             try Self.statusAndCustomerIDs(sessionID, userID, emailAsRegistered: emailAsRegistered, connection)
         }
+        if let cache, let stamp {
+            let ids = SessionStatusCache.CustomerIDs(
+                userID: userID, emailAsRegistered: emailAsRegistered, ids: read.customerIDs)
+            cache.store(read.status, customerIDs: ids, for: sessionID, stamp: stamp)
+        }
+        return read
     }
 
     /// The session's row (tag 0) and the user's customer ids (tag 1) in one `UNION ALL`; the ids part is the

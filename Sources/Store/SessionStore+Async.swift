@@ -71,8 +71,12 @@ extension SessionStore {
 
     /// See the blocking `status(sessionID:)`.
     public func status(sessionID: String) async throws(StoreError) -> SessionStatus? {
-        try await database.read { (connection: Connection) throws(StoreError) in
+        if let kept = database.statusCache?.status(sessionID) { return kept }
+        let stamp = database.statusCache?.stamp()
+        let status = try await database.read { (connection: Connection) throws(StoreError) in
             try Self.status(sessionID, connection)
         }
+        if let stamp { database.statusCache?.store(status, for: sessionID, stamp: stamp) }
+        return status
     }
 }

@@ -95,12 +95,17 @@ public struct SessionStore: Sendable {
     }
 
     /// Liveness data for the per-request `sid` check: one primary-key read on a reader connection with a
-    /// cached prepared statement. Nil for an unknown session.
+    /// cached prepared statement, or the answer kept from an earlier read when no write transaction has ended
+    /// on the database since (see `SessionStatusCache`). Nil for an unknown session.
     public func status(sessionID: String) throws(StoreError) -> SessionStatus? {
+        if let kept = database.statusCache?.status(sessionID) { return kept }
+        let stamp = database.statusCache?.stamp()
         // One SELECT: its implicit read transaction is as consistent as an explicit one, and cheaper.
-        try database.readStatement { (connection: Connection) throws(StoreError) in
+        let status = try database.readStatement { (connection: Connection) throws(StoreError) in
             try Self.status(sessionID, connection)
         }
+        if let stamp { database.statusCache?.store(status, for: sessionID, stamp: stamp) }
+        return status
     }
 
     /// Records use of the session (`lastUsedAt = now`) without rotating. Optional.

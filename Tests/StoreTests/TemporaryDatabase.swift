@@ -12,8 +12,13 @@ struct TemporaryDatabase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
-    func open(readerCount: Int = 4, busyTimeout: Duration = .seconds(5)) throws -> Database {
-        try Database(configuration: .init(path: path, readerCount: readerCount, busyTimeout: busyTimeout))
+    func open(
+        readerCount: Int = 4, busyTimeout: Duration = .seconds(5), statusCacheLifetime: Duration = .seconds(1)
+    ) throws -> Database {
+        try Database(
+            configuration: .init(
+                path: path, readerCount: readerCount, busyTimeout: busyTimeout,
+                statusCacheLifetime: statusCacheLifetime))
     }
 
     func remove() {
