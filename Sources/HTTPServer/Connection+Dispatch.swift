@@ -13,9 +13,6 @@ extension Connection {
         }
         let context = RequestContext(requestID: requestID, logger: loop.logger)
         context.clientAddress = clientAddress(for: head)
-        if let client = context.clientAddress {
-            context.accessLogMetadata["client.address"] = .stringConvertible(client)
-        }
         switch loop.router.match(head.method, path: head.path) {
         case .handler(let handler, let parameters, let route):
             context.route = route
@@ -94,7 +91,7 @@ extension Connection {
             omitBody: head.method == .head)
         logAccess(
             method: head.method.rawValue, path: head.path, status: response.status, requestID: context.requestID,
-            metadata: context.accessLogMetadata, route: context.route)
+            clientAddress: context.clientAddress, metadata: context.accessLogMetadata, route: context.route)
         if !keepAlive { closeAfterWrite = true }
         machine.responseQueued(now: loop.now, bufferedBytes: parser.bufferedByteCount > 0)
     }
@@ -109,19 +106,18 @@ extension Connection {
             omitBody: false)
         logAccess(
             method: head?.method.rawValue ?? "-", path: head?.path ?? "-", status: error.status,
-            requestID: requestID,
-            metadata: (head.flatMap(clientAddress(for:)) ?? peerAddress).map {
-                ["client.address": .stringConvertible($0)]
-            }
-                ?? [:],
+            requestID: requestID, clientAddress: head.flatMap(clientAddress(for:)) ?? peerAddress, metadata: [:],
             route: nil)
         closeAfterWrite = true
         lingerAfterWrite = true
     }
 
+    /// Reports the request to the observer and writes its access line: `client.address`, `http.duration_ms`,
+    /// `http.method`, `http.path`, `http.status`, `request.id` and the handler's `metadata` (a field of the
+    /// server's wins over a handler key of the same name).
     private func logAccess(
-        method: String, path: String, status: HTTPStatus, requestID: String, metadata: Logger.Metadata,
-        route: String?
+        method: String, path: String, status: HTTPStatus, requestID: String, clientAddress: IPAddress?,
+        metadata: Logger.Metadata, route: String?
     ) {
         let micros = (loop.now &- headStartedAt) / 1000
         if let observer = loop.observer {
@@ -129,55 +125,47 @@ extension Connection {
         }
         let logger = loop.logger
         guard logger.logLevel <= .info else { return }
+        let client = clientAddress?.description
         if let handler = loop.sortedFieldsHandler {
             let fields = Self.accessFields(
-                method: method, path: path, status: status, requestID: requestID, micros: micros, metadata: metadata)
+                method: method, path: path, status: status, requestID: requestID, micros: micros,
+                clientAddress: client, metadata: metadata)
             if handler.log(level: .info, message: "request", sortedFields: fields) { return }
         }
-        // Sized for the five fields and the handler's metadata, so the merge does not grow the table.
-        var fields = Logger.Metadata(minimumCapacity: 5 + metadata.count)
+        // Sized for the six fields and the handler's metadata, so the merge does not grow the table.
+        var fields = Logger.Metadata(minimumCapacity: 6 + metadata.count)
+        if let client { fields["client.address"] = .string(client) }
         fields["request.id"] = .string(requestID)
         fields["http.method"] = .string(method)
         fields["http.path"] = .string(path)
         fields["http.status"] = .string(String(status.code))
-        fields["http.duration_ms"] = .string(Self.milliseconds(micros: micros))
+        fields["http.duration_ms"] = .string(LogFieldValue.millisecondsText(micros: micros))
         fields.merge(metadata) { current, _ in current }
         logger.info("request", metadata: fields)
     }
 
-    /// The access line's metadata sorted by key, as `StructuredLogHandler` would sort the dictionary: the five
-    /// fields of the server, then the handler's `metadata` (a key of the server's wins) each in its place.
+    /// The access line's fields sorted by key, as `StructuredLogHandler` would sort the dictionary: the server's
+    /// fields (`client.address` when known), then the handler's `metadata` (a key of the server's wins) each in
+    /// its place. Numbers are typed, so the handler writes their digits without building strings.
     static func accessFields(
-        method: String, path: String, status: HTTPStatus, requestID: String, micros: UInt64, metadata: Logger.Metadata
-    ) -> [(key: String, value: Logger.MetadataValue)] {
-        var fields: [(key: String, value: Logger.MetadataValue)] = []
-        fields.reserveCapacity(5 + metadata.count)
-        fields.append(("http.duration_ms", .string(milliseconds(micros: micros))))
+        method: String, path: String, status: HTTPStatus, requestID: String, micros: UInt64, clientAddress: String?,
+        metadata: Logger.Metadata
+    ) -> [(key: String, value: LogFieldValue)] {
+        var fields: [(key: String, value: LogFieldValue)] = []
+        fields.reserveCapacity(6 + metadata.count)
+        if let clientAddress { fields.append(("client.address", .string(clientAddress))) }
+        fields.append(("http.duration_ms", .milliseconds(micros: micros)))
         fields.append(("http.method", .string(method)))
         fields.append(("http.path", .string(path)))
-        fields.append(("http.status", .string(String(status.code))))
+        fields.append(("http.status", .unsigned(UInt64(status.code))))
         fields.append(("request.id", .string(requestID)))
         for (key, value) in metadata {
             var index = fields.endIndex
             while index > fields.startIndex && key < fields[index - 1].key { index -= 1 }
             if index > fields.startIndex && fields[index - 1].key == key { continue }  // the server's field wins
-            fields.insert((key, value), at: index)
+            fields.insert((key, .metadata(value)), at: index)
         }
         return fields
     }
 
-    /// `micros / 1000` written as `Double(micros) / 1000` describes itself ("0.042", "12.5", "3.0"), without
-    /// the cost of floating-point formatting on every access line.
-    static func milliseconds(micros: UInt64) -> String {
-        let whole = micros / 1000
-        var fraction = micros % 1000
-        guard fraction != 0 else { return String(whole) + ".0" }
-        var digits = 3
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        let text = String(fraction)
-        return String(whole) + "." + String(repeating: "0", count: digits - text.utf8.count) + text
-    }
 }

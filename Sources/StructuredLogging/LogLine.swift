@@ -28,6 +28,26 @@ struct LogLine {
         }
     }
 
+    /// Adds a typed field: numbers go in as digits (quoted in JSON, as the string form would be).
+    mutating func field(_ key: String, _ value: LogFieldValue) {
+        switch value {
+        case .string(let string):
+            field(key, string)
+        case .metadata(let metadata):
+            field(key, StructuredLogHandler.flatten(metadata))
+        case .unsigned(let number):
+            appendKey(key)
+            if format == .json { bytes.append(UInt8(ascii: "\"")) }
+            LogFieldValue.appendDecimal(number, to: &bytes)
+            if format == .json { bytes.append(UInt8(ascii: "\"")) }
+        case .milliseconds(let micros):
+            appendKey(key)
+            if format == .json { bytes.append(UInt8(ascii: "\"")) }
+            LogFieldValue.appendMilliseconds(micros: micros, to: &bytes)
+            if format == .json { bytes.append(UInt8(ascii: "\"")) }
+        }
+    }
+
     mutating func finish() -> [UInt8] {
         if format == .json { bytes.append(UInt8(ascii: "}")) }
         bytes.append(UInt8(ascii: "\n"))

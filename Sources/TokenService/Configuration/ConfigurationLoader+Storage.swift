@@ -11,7 +11,7 @@ extension ConfigurationLoader {
     public static let developmentKeyFileName = "tokenvend-keys.json"
 
     /// Creates the database folder (mode 0700) when missing, checks that it is writable, notes an existing database,
-    /// `-wal`/`-shm` file or folder that others may read (``ConfigurationNote/storageReadableByOthers``), and fills in missing
+    /// `-wal`/`-shm`/`-commits` file or folder that others may read (``ConfigurationNote/storageReadableByOthers``), and fills in missing
     /// access-token keys and refresh secret from the development key file beside the database, generating and
     /// storing them (mode 0600) on first use.
     /// - Returns: the completed configuration and notes to log at warning level.
@@ -61,14 +61,14 @@ extension ConfigurationLoader {
         return (configuration, notes)
     }
 
-    /// Notes for the database folder and the existing database, `-wal` and `-shm` files that group or other users
+    /// Notes for the database folder and the existing database, `-wal`, `-shm` and `-commits` files that group or other users
     /// may access (tokenvend creates them 0700 and 0600; an older version, a copy or a restore may not have).
     static func permissiveStorage(database: String, folder: String) -> [ConfigurationNote] {
         var notes: [ConfigurationNote] = []
         if let mode = ConfigurationDevelopmentKeys.permissiveMode(of: folder) {
             notes.append(.storageReadableByOthers(path: folder, mode: mode, expected: "0700"))
         }
-        for path in [database, database + "-wal", database + "-shm"] {
+        for path in [database, database + "-wal", database + "-shm", database + "-commits"] {
             guard let mode = ConfigurationDevelopmentKeys.permissiveMode(of: path) else { continue }
             notes.append(.storageReadableByOthers(path: path, mode: mode, expected: "0600"))
         }

@@ -6,7 +6,7 @@ public enum ConfigurationNote: Sendable, Equatable, CustomStringConvertible {
     case developmentKeysReused(path: String)
     /// The development key file at `path` can be read by other users (its mode is `mode`, octal).
     case developmentKeysReadableByOthers(path: String, mode: String)
-    /// The existing database file, one of its `-wal`/`-shm` files, or its folder at `path` grants group or other
+    /// The existing database file, one of its `-wal`/`-shm`/`-commits` files, or its folder at `path` grants group or other
     /// users access (its mode is `mode`, octal; `expected` is 0600 for files, 0700 for the folder).
     case storageReadableByOthers(path: String, mode: String, expected: String)
 
