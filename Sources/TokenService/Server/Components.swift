@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import HTTPServer
 import JWT
@@ -11,6 +12,8 @@ struct Components: Sendable {
     let vending: TokenVending
     let hashingPool: HashingPool
     let metrics: ServiceMetrics
+    /// The published keys and the discovery document.
+    let discovery: KeyDiscovery
 
     init(
         configuration: TokenServiceConfiguration, database: Store.Database, metrics: ServiceMetrics, logger: Logger,
@@ -30,9 +33,19 @@ struct Components: Sendable {
                 try HMACKey(kid: key.kid, algorithm: .hs512, secret: key.secret.value)
             },
             signingKID: activeAccess.kid)
+        let cache = VerifiedTokenCache()
         let accessTokens = AccessTokenIssuer(
             keys: accessKeys, issuer: access.issuer, audience: access.audience, lifetime: Int64(access.ttlSeconds),
-            leeway: Int64(access.leewaySeconds))
+            leeway: Int64(access.leewaySeconds), cache: cache)
+        metrics.counter(
+            "tokenvend_access_token_cache_hits_total", help: "Access tokens accepted without a signature check."
+        ) { cache.hits.load(ordering: .relaxed) }
+        metrics.counter(
+            "tokenvend_access_token_cache_misses_total", help: "Access tokens whose signature was checked."
+        ) { cache.misses.load(ordering: .relaxed) }
+        discovery = try KeyDiscovery(
+            jwks: Array(#"{"keys":[]}"#.utf8), algorithms: [], issuer: access.issuer,
+            maxAge: configuration.jwks.maxAgeSeconds)
         let authenticator = Authenticator(tokens: accessTokens, sessions: sessions)
         let password = configuration.password
         let hasher = LazyPasswordHasher(timeCost: password.timeCost, memoryKiB: password.memoryCost)
