@@ -22,17 +22,14 @@ struct Components: Sendable {
         let users = UserStore(database: database)
         let sessions = SessionStore(database: database)
         let access = configuration.accessToken
-        guard let activeAccess = access.activeKey, let refreshSecret = configuration.refreshToken.secret else {
+        guard let refreshSecret = configuration.refreshToken.secret, !access.keys.isEmpty else {
             // ConfigurationLoader.load always fills both (development keys when none are configured).
             throw ConfigurationError.invalidValue(
                 key: "accessToken.keys", source: "configuration",
                 reason: "access-token keys and refresh secret must be set (use ConfigurationLoader.load)")
         }
-        let accessKeys = try JWTKeySet(
-            keys: access.keys.map { key throws(JWTError) in
-                try HMACKey(kid: key.kid, algorithm: .hs512, secret: key.secret.value)
-            },
-            signingKID: activeAccess.kid)
+        let ring = try AccessKeyRing(access)
+        let accessKeys = ring.verification
         let cache = VerifiedTokenCache()
         let accessTokens = AccessTokenIssuer(
             keys: accessKeys, issuer: access.issuer, audience: access.audience, lifetime: Int64(access.ttlSeconds),
@@ -44,7 +41,7 @@ struct Components: Sendable {
             "tokenvend_access_token_cache_misses_total", help: "Access tokens whose signature was checked."
         ) { cache.misses.load(ordering: .relaxed) }
         discovery = try KeyDiscovery(
-            jwks: Array(#"{"keys":[]}"#.utf8), algorithms: [], issuer: access.issuer,
+            jwks: ring.published.serialized(), algorithms: ring.publishedAlgorithms, issuer: access.issuer,
             maxAge: configuration.jwks.maxAgeSeconds)
         let authenticator = Authenticator(tokens: accessTokens, sessions: sessions)
         let password = configuration.password

@@ -1,4 +1,5 @@
 import Foundation
+import JWT
 import Testing
 import TokenService
 import TokenServiceTesting
@@ -6,8 +7,8 @@ import TokenServiceTesting
 /// The verified-token cache seen from the wire: revocation and expiry win over whatever is cached.
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
 struct CachedTokenEndToEndTests {
-    /// The key configurations the server is run with (HS512 today; asymmetric ones in `KeyRingEndToEndTests`).
-    static let keyConfigurations: [[String: String]] = [[:]]
+    /// The key configurations the server is run with: a development HS512 key, one ES256 key, one EdDSA key.
+    static let keyConfigurations: [[String: String]] = [[:], KeyFixtures.single(.es256), KeyFixtures.single(.edDSA)]
 
     private func cacheHits(_ server: TestServer) async throws -> Int {
         let text = try await server.request("GET", "/metrics").text
