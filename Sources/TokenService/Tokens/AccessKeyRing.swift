@@ -1,4 +1,4 @@
-import JWT
+public import JWT
 
 /// The access-token keys by state (docs/OPERATIONS.md "Key rotation"): the `current` key signs; `current` and
 /// `previous` verify; `current`, `standby` and `previous` ES256/EdDSA keys are published, in that order;
@@ -33,5 +33,15 @@ struct AccessKeyRing: Sendable {
         let publicKeys = publishable.compactMap { key in key.publicJWK().map { (key.algorithm.name, $0) } }
         published = JWKSet(keys: publicKeys.map(\.1))
         publishedAlgorithms = publicKeys.map(\.0)
+    }
+}
+
+extension TokenServiceConfiguration.AccessToken {
+    /// The `{"keys":[…]}` that `/.well-known/jwks.json` serves with these keys (`tokenvend keys jwks`); an empty
+    /// set when no key is configured (development keys are HS512, never published).
+    /// - Throws: ``ConfigurationError`` for a key that cannot be used.
+    public func publishedKeySet() throws(ConfigurationError) -> [UInt8] {
+        guard !keys.isEmpty else { return JWKSet(keys: []).serialized() }
+        return try AccessKeyRing(self).published.serialized()
     }
 }
