@@ -53,7 +53,8 @@ extension AsymmetricKey {
     private static func check(_ key: PKey, algorithm: Algorithm, isPrivate: Bool) throws(CryptographyError) {
         switch algorithm {
         case .ecdsaP256SHA256:
-            // A named curve only: explicit parameters have no group name and are refused here.
+            // OpenSSL names the group only for P-256 itself: explicit parameters that are not exactly P-256's have no
+            // group name (or another one) and are refused here.
             guard key.isA("EC"), key.utf8Parameter("group") == "prime256v1" else { throw .invalidKey(.wrongKeyType) }
             guard key.check(isPrivate: isPrivate) else {
                 throw .invalidKey(isPrivate ? .mismatchedPublicKey : .invalidPublicKey)

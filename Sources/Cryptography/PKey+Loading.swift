@@ -48,28 +48,19 @@ extension PKey {
         guard x.count == 32, y.count == 32, d.map({ $0.count == 32 }) ?? true else {
             throw .invalidKey(.wrongComponentLength)
         }
-        var point: [UInt8] = [0x04]
-        point += x
-        point += y
-        guard let builder = unsafe OSSL_PARAM_BLD_new() else { throw .cryptoFailure }
-        defer { unsafe OSSL_PARAM_BLD_free(builder) }
-        guard unsafe OSSL_PARAM_BLD_push_utf8_string(builder, "group", "prime256v1", 0) == 1,
-            unsafe point.withUnsafeBytes({
-                unsafe OSSL_PARAM_BLD_push_octet_string(builder, "pub", $0.baseAddress, $0.count)
-            })
-                == 1
-        else { throw .cryptoFailure }
-        var scalar: OpaquePointer? = nil
-        defer { unsafe BN_clear_free(scalar) }
-        if let d {
-            // A secure BIGNUM makes the parameter builder keep the scalar in the secure heap.
-            unsafe scalar = BN_secure_new()
-            guard unsafe scalar != nil,
-                unsafe d.withUnsafeBufferPointer({ unsafe BN_bin2bn($0.baseAddress, 32, scalar) }) != nil,
-                unsafe OSSL_PARAM_BLD_push_BN(builder, "priv", scalar) == 1
-            else { throw .cryptoFailure }
+        let point: [UInt8] = [0x04] + x + y
+        let pointer = unsafe point.withUnsafeBufferPointer { point in
+            guard let d else { return unsafe tokenvend_pkey_p256(point.baseAddress, point.count, nil, 0) }
+            return unsafe d.withUnsafeBufferPointer { scalar in
+                unsafe tokenvend_pkey_p256(point.baseAddress, point.count, scalar.baseAddress, scalar.count)
+            }
         }
-        let key = try unsafe fromData(type: "EC", builder: builder, isPrivate: d != nil, invalid: .invalidPublicKey)
+        guard let pointer = unsafe pointer else {
+            // OpenSSL refuses a point that is not on the curve or a coordinate that is not below p here.
+            ERR_clear_error()
+            throw .invalidKey(d == nil ? .invalidPublicKey : .invalidPrivateKey)
+        }
+        let key = unsafe PKey(owning: pointer)
         guard key.check(isPrivate: d != nil) else {
             ERR_clear_error()
             throw .invalidKey(d == nil ? .invalidPublicKey : .mismatchedPublicKey)
@@ -82,38 +73,14 @@ extension PKey {
         guard !modulus.isEmpty, !exponent.isEmpty, modulus.count <= 2048, exponent.count <= 64 else {
             throw .invalidKey(.weakRSAKey)
         }
-        guard let builder = unsafe OSSL_PARAM_BLD_new() else { throw .cryptoFailure }
-        defer { unsafe OSSL_PARAM_BLD_free(builder) }
-        let n = unsafe modulus.withUnsafeBufferPointer { unsafe BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
-        let e = unsafe exponent.withUnsafeBufferPointer { unsafe BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
-        defer {
-            unsafe BN_free(n)
-            unsafe BN_free(e)
+        let pointer = unsafe modulus.withUnsafeBufferPointer { n in
+            unsafe exponent.withUnsafeBufferPointer { e in
+                unsafe tokenvend_pkey_rsa_public(n.baseAddress, n.count, e.baseAddress, e.count)
+            }
         }
-        guard unsafe n != nil, unsafe e != nil, unsafe OSSL_PARAM_BLD_push_BN(builder, "n", n) == 1,
-            unsafe OSSL_PARAM_BLD_push_BN(builder, "e", e) == 1
-        else { throw .cryptoFailure }
-        return try unsafe fromData(type: "RSA", builder: builder, isPrivate: false, invalid: .weakRSAKey)
-    }
-
-    /// Builds a key with `EVP_PKEY_fromdata` from the parameters in `builder`.
-    private static func fromData(
-        type: String,
-        builder: OpaquePointer,
-        isPrivate: Bool,
-        invalid: CryptographyError.KeyProblem
-    ) throws(CryptographyError) -> PKey {
-        guard let params = unsafe OSSL_PARAM_BLD_to_param(builder) else { throw .cryptoFailure }
-        defer { unsafe OSSL_PARAM_free(params) }
-        guard let context = unsafe EVP_PKEY_CTX_new_from_name(nil, type, nil) else { throw .cryptoFailure }
-        defer { unsafe EVP_PKEY_CTX_free(context) }
-        let selection = isPrivate ? tokenvend_evp_pkey_keypair_selection() : tokenvend_evp_pkey_public_key_selection()
-        var pointer: OpaquePointer? = nil
-        guard unsafe EVP_PKEY_fromdata_init(context) == 1 else { throw .cryptoFailure }
-        guard unsafe EVP_PKEY_fromdata(context, &pointer, selection, params) == 1, let pointer = unsafe pointer else {
-            // OpenSSL refuses a point that is not on the curve or a malformed encoding here.
+        guard let pointer = unsafe pointer else {
             ERR_clear_error()
-            throw .invalidKey(invalid)
+            throw .invalidKey(.weakRSAKey)
         }
         return unsafe PKey(owning: pointer)
     }
