@@ -75,7 +75,9 @@ enum JWKSVerification {
         var request = URLRequest(url: url, timeoutInterval: 10)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            if let data, let response { box.result = .success((data, response)) } else {
+            if let data, let response {
+                box.result = .success((data, response))
+            } else {
                 box.result = .failure(error ?? URLError(.badServerResponse))
             }
             done.signal()

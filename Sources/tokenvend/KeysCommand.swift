@@ -48,7 +48,11 @@ struct KeysCommand: ParsableCommand {
             let kid = self.kid ?? Self.defaultKID(algorithm)
             let key = try JWTKey.generate(kid: kid, algorithm: algorithm == .ES256 ? .es256 : .edDSA)
             let pem = try key.privateKeyPEM()
-            if let out { try write(Array(pem.utf8), to: out) } else { print(pem, terminator: pem.hasSuffix("\n") ? "" : "\n") }
+            if let out {
+                try write(Array(pem.utf8), to: out)
+            } else {
+                print(pem, terminator: pem.hasSuffix("\n") ? "" : "\n")
+            }
             if let jwk = key.publicJWK() { print(String(decoding: jwk.serialized(), as: UTF8.self)) }
         }
 

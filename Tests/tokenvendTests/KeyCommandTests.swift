@@ -52,7 +52,8 @@ struct KeyCommandTests {
             while folder.path.contains(".xctest") { folder.deleteLastPathComponent() }
             candidates.append(folder.appending(path: "tokenvend"))
         }
-        candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appending(path: ".build/debug/tokenvend"))
+        candidates.append(
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appending(path: ".build/debug/tokenvend"))
         return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) })
     }
 
@@ -78,13 +79,15 @@ struct KeyCommandTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .newlines).count == 86)
     }
 
-    @Test("keys generate --alg ES256|EdDSA --out writes a 0600 PKCS#8 key, prints the public JWK, never overwrites",
+    @Test(
+        "keys generate --alg ES256|EdDSA --out writes a 0600 PKCS#8 key, prints the public JWK, never overwrites",
         arguments: [("ES256", "EC", "P-256"), ("EdDSA", "OKP", "Ed25519")])
     func asymmetricKey(alg: String, kty: String, crv: String) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.url.appending(path: "key.pem").path
-        let run = try await Self.tokenvend(["keys", "generate", "--alg", alg, "--kid", "k1", "--out", path], in: folder.url)
+        let run = try await Self.tokenvend(
+            ["keys", "generate", "--alg", alg, "--kid", "k1", "--out", path], in: folder.url)
         #expect(run.status == 0)
         #expect(try mode(path) == 0o600)
         let pem = try String(contentsOfFile: path, encoding: .utf8)
@@ -107,7 +110,8 @@ struct KeyCommandTests {
         var keys: [[String: String]] = []
         for (kid, alg, state) in [("a", "ES256", "previous"), ("b", "EdDSA", "current"), ("c", "ES256", "standby")] {
             let path = folder.url.appending(path: "\(kid).pem").path
-            _ = try await Self.tokenvend(["keys", "generate", "--alg", alg, "--kid", kid, "--out", path], in: folder.url)
+            _ = try await Self.tokenvend(
+                ["keys", "generate", "--alg", alg, "--kid", kid, "--out", path], in: folder.url)
             keys.append(["kid": kid, "alg": alg, "privateKeyFile": path, "state": state])
         }
         keys.append(["kid": "h", "secret": String(repeating: "x", count: 64), "state": "revoked"])
@@ -124,7 +128,10 @@ struct KeyCommandTests {
         let wrong = [["kid": "w", "alg": "ES256", "privateKey": pem]]
         let bad = try await Self.tokenvend(
             ["keys", "jwks", "--config", config.path],
-            environment: ["TOKENVEND_ACCESS_TOKEN_KEYS": String(decoding: try JSONSerialization.data(withJSONObject: wrong), as: UTF8.self)],
+            environment: [
+                "TOKENVEND_ACCESS_TOKEN_KEYS": String(
+                    decoding: try JSONSerialization.data(withJSONObject: wrong), as: UTF8.self)
+            ],
             in: folder.url)
         #expect(bad.status == 2)
         #expect(bad.error.hasPrefix("Error: accessToken.keys[kid=w].privateKey (TOKENVEND_ACCESS_TOKEN_KEYS): "))
@@ -137,7 +144,8 @@ struct KeyCommandTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let path = folder.url.appending(path: "es.pem").path
-        _ = try await Self.tokenvend(["keys", "generate", "--alg", "ES256", "--kid", "es", "--out", path], in: folder.url)
+        _ = try await Self.tokenvend(
+            ["keys", "generate", "--alg", "ES256", "--kid", "es", "--out", path], in: folder.url)
         let keys = #"[{"kid":"es","alg":"ES256","privateKeyFile":"\#(path)"}]"#
         try await withTestServer(environment: ["TOKENVEND_ACCESS_TOKEN_KEYS": keys]) { server in
             let login = try await server.signUp()
@@ -145,7 +153,8 @@ struct KeyCommandTests {
             let setFile = folder.url.appending(path: "set.json")
             try await server.request("GET", "/.well-known/jwks.json").body.write(to: setFile)
             for source in [setFile.path, url] {
-                let run = try await Self.tokenvend(["jwt", "verify", "--jwks", source, login.accessToken], in: folder.url)
+                let run = try await Self.tokenvend(
+                    ["jwt", "verify", "--jwks", source, login.accessToken], in: folder.url)
                 #expect(run.status == 0, "\(source): \(run.error)")
                 #expect(try json(run.output)["sub"] as? String == login.userID)
             }

@@ -65,8 +65,7 @@ enum AccessKeyMaterial {
     }
 
     /// The JWT library's reason, which never contains key material (`JWTError.invalidKey` promises it).
-    private static func reason(_ error: JWTError, algorithm: TokenServiceConfiguration.SigningKey.Algorithm) -> String
-    {
+    private static func reason(_ error: JWTError, algorithm: TokenServiceConfiguration.SigningKey.Algorithm) -> String {
         switch error {
         case .unsupportedAlgorithm: "its key type or curve does not fit \(algorithm.rawValue)"
         default: error.description

@@ -96,7 +96,10 @@ struct ConfigurationKey {
                 + [
                     (path + ".secrets", ConfigValue(.stringArray(keys.map(\.secret.value)), isSecret: true)),
                     (path + ".algorithms", ConfigValue(.stringArray(keys.map(\.algorithm.rawValue)), isSecret: false)),
-                    (path + ".states", ConfigValue(.stringArray(keys.map { $0.state?.rawValue ?? "" }), isSecret: false)),
+                    (
+                        path + ".states",
+                        ConfigValue(.stringArray(keys.map { $0.state?.rawValue ?? "" }), isSecret: false)
+                    ),
                     (
                         path + ".privateKeys",
                         ConfigValue(.stringArray(keys.map { $0.privateKey?.value ?? "" }), isSecret: true)

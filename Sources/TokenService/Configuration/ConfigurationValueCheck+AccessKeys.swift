@@ -95,7 +95,8 @@ extension ConfigurationValueCheck {
         }
         if let algorithm = TokenServiceConfiguration.SigningKey.Algorithm(rawValue: name) { return algorithm }
         if name.uppercased().hasPrefix("RS") || name.uppercased().hasPrefix("PS") {
-            throw check.fail("RSA keys (\(value.summary)) are not allowed for signing access tokens; use ES256 or EdDSA")
+            throw check.fail(
+                "RSA keys (\(value.summary)) are not allowed for signing access tokens; use ES256 or EdDSA")
         }
         throw check.fail("expected one of \(names.joined(separator: ", ")), got \(value.summary)")
     }
@@ -127,7 +128,8 @@ extension ConfigurationValueCheck {
     func privateKeyFile(at path: String) throws(ConfigurationError) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw fail("cannot read private key file \"\(path)\": \(errno == ENOENT ? "no such file" : "not accessible")")
+            throw fail(
+                "cannot read private key file \"\(path)\": \(errno == ENOENT ? "no such file" : "not accessible")")
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw fail("cannot read private key file \"\(path)\": not a regular file")

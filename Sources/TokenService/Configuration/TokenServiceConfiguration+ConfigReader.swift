@@ -61,8 +61,9 @@ extension ConfigReader {
         let states = stringArray(forKey: ConfigKey(key.components + ["states"])) ?? []
         let privateKeys = stringArray(forKey: ConfigKey(key.components + ["privateKeys"]), isSecret: true) ?? []
         for index in keys.indices {
-            if index < algorithms.count, let algorithm = TokenServiceConfiguration.SigningKey.Algorithm(
-                rawValue: algorithms[index])
+            if index < algorithms.count,
+                let algorithm = TokenServiceConfiguration.SigningKey.Algorithm(
+                    rawValue: algorithms[index])
             {
                 keys[index].algorithm = algorithm
             }

@@ -1,10 +1,10 @@
-import Synchronization
 import Foundation
 import HTTPServer
 import JWT
 import Logging
 import PasswordHash
 import Store
+import Synchronization
 
 /// The service's parts, wired from the configuration once at start-up.
 struct Components: Sendable {

@@ -60,24 +60,35 @@ import Testing
             #"[{"kid":"a","secret":"\#(strongSecret)","state":"current"},"#
                 + #"{"kid":"b","secret":"\#(strongSecret)","state":"previous"}]"#)
         environment["TOKENVEND_ACCESS_TOKEN_ACTIVE_KID"] = "b"
-        #expect(fixture.error(environment: environment)?.description.hasPrefix("accessToken.activeKid: names \"b\"") == true)
+        #expect(
+            fixture.error(environment: environment)?.description.hasPrefix("accessToken.activeKid: names \"b\"") == true
+        )
         let bad = fixture.error(environment: keys(#"[{"kid":"a","secret":"\#(strongSecret)","state":"active"}]"#))
-        #expect(bad?.description.hasPrefix("accessToken.keys[kid=a].state (\(source)): expected one of current") == true)
+        #expect(
+            bad?.description.hasPrefix("accessToken.keys[kid=a].state (\(source)): expected one of current") == true)
     }
 
     @Test("an unknown member, RSA, an unknown alg and misplaced key material are refused naming the key")
     func memberErrors() throws {
         let fixture = try ConfigurationFixture()
         let unknown = fixture.error(environment: keys(#"[{"kid":"a","secret":"\#(strongSecret)","use":"sig"}]"#))
-        #expect(unknown == .unknownKey(key: "accessToken.keys[0].use", source: source, suggestion: "accessToken.keys[0].alg"))
+        #expect(
+            unknown
+                == .unknownKey(key: "accessToken.keys[0].use", source: source, suggestion: "accessToken.keys[0].alg"))
         let rsa = fixture.error(environment: keys(#"[{"kid":"k2","alg":"RS256","privateKey":"x"}]"#))
         #expect(rsa?.description.hasPrefix("accessToken.keys[kid=k2].alg (\(source)): RSA keys") == true)
         let other = fixture.error(environment: keys(#"[{"kid":"k2","alg":"ES384","privateKey":"x"}]"#))
-        #expect(other?.description == #"accessToken.keys[kid=k2].alg (\#(source)): expected one of HS512, ES256, EdDSA, got "ES384""#)
+        #expect(
+            other?.description
+                == #"accessToken.keys[kid=k2].alg (\#(source)): expected one of HS512, ES256, EdDSA, got "ES384""#)
         let secretForES = fixture.error(environment: keys(#"[{"kid":"k2","alg":"ES256","secret":"\#(strongSecret)"}]"#))
-        #expect(secretForES?.description.hasPrefix("accessToken.keys[kid=k2].secret (\(source)): an ES256 key takes privateKey") == true)
+        #expect(
+            secretForES?.description.hasPrefix(
+                "accessToken.keys[kid=k2].secret (\(source)): an ES256 key takes privateKey") == true)
         let privateForHS = fixture.error(environment: keys(#"[{"kid":"k2","privateKey":"x"}]"#))
-        #expect(privateForHS?.description.hasPrefix("accessToken.keys[kid=k2].privateKey (\(source)): an HS512 key") == true)
+        #expect(
+            privateForHS?.description.hasPrefix("accessToken.keys[kid=k2].privateKey (\(source)): an HS512 key") == true
+        )
         let missing = fixture.error(environment: keys(#"[{"kid":"k2","alg":"EdDSA"}]"#))
         #expect(missing?.description.hasPrefix("accessToken.keys[kid=k2].privateKey (\(source)): missing") == true)
         let both = fixture.error(
@@ -94,7 +105,8 @@ import Testing
         let missing = fixture.error(environment: keys(#"[{"kid":"k","alg":"ES256","privateKeyFile":"\#(absent)"}]"#))
         #expect(
             missing?.description
-                == "accessToken.keys[kid=k].privateKeyFile (\(source)): cannot read private key file \"\(absent)\": no such file")
+                == "accessToken.keys[kid=k].privateKeyFile (\(source)): cannot read private key file \"\(absent)\": no such file"
+        )
         let folder = fixture.error(
             environment: keys(#"[{"kid":"k","alg":"ES256","privateKeyFile":"\#(fixture.folder)"}]"#))
         #expect(folder?.description.hasSuffix("not a regular file") == true)

@@ -30,7 +30,8 @@ struct CachedTokenEndToEndTests {
             let sessions = try await server.request("GET", "/auth/sessions", headers: login.bearer).body
             let list = try #require(try JSONSerialization.jsonObject(with: sessions) as? [[String: Any]])
             let otherID = try #require(list.first { ($0["current"] as? Bool) == false }?["id"] as? String)
-            #expect(try await server.request("DELETE", "/auth/sessions/\(otherID)", headers: login.bearer).status == 204)
+            #expect(
+                try await server.request("DELETE", "/auth/sessions/\(otherID)", headers: login.bearer).status == 204)
             #expect(try await server.request("GET", "/auth/me", headers: other.bearer).status == 401)
             #expect(try await server.request("POST", "/stream-token", headers: other.bearer).status == 401)
             #expect(try await cacheHits(server) > hits)
@@ -71,7 +72,8 @@ struct CachedTokenEndToEndTests {
                 let original = bytes[index]
                 bytes[index] = original == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
                 let tampered = String(decoding: bytes, as: UTF8.self)
-                let answer = try await server.request("GET", "/auth/me", headers: ["Authorization": "Bearer \(tampered)"])
+                let answer = try await server.request(
+                    "GET", "/auth/me", headers: ["Authorization": "Bearer \(tampered)"])
                 #expect(answer.status == 401)
                 bytes[index] = original
             }

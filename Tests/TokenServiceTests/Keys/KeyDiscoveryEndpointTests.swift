@@ -80,7 +80,8 @@ struct KeyDiscoveryEndpointTests {
     @Test("openid-configuration is 404 unless the issuer is an https URL, then names the jwks_uri under it")
     func openIDConfiguration() async throws {
         try await withTestServer { server in
-            let missing = try await FreshConnection.request(port: server.port, "GET", "/.well-known/openid-configuration")
+            let missing = try await FreshConnection.request(
+                port: server.port, "GET", "/.well-known/openid-configuration")
             #expect(missing.status == 404)
             #expect(missing.errorCode == "not_found")
         }
@@ -90,7 +91,8 @@ struct KeyDiscoveryEndpointTests {
         }
         try await withTestServer(environment: ["TOKENVEND_ACCESS_TOKEN_ISSUER": "https://auth.example.com/tenant/"]) {
             server in
-            let answer = try await FreshConnection.request(port: server.port, "GET", "/.well-known/openid-configuration")
+            let answer = try await FreshConnection.request(
+                port: server.port, "GET", "/.well-known/openid-configuration")
             #expect(answer.status == 200)
             let object = try answer.object()
             #expect(object["issuer"] as? String == "https://auth.example.com/tenant/")

@@ -14,7 +14,8 @@ struct KeyRingEndToEndTests {
         return try JWTSigner(key: key, header: .standard(type: "at+jwt")).sign(JWTClaims(payload))
     }
 
-    @Test("the current key signs with header {alg, typ: at+jwt, kid}; previous verifies; standby and revoked get 401",
+    @Test(
+        "the current key signs with header {alg, typ: at+jwt, kid}; previous verifies; standby and revoked get 401",
         arguments: [JWTAlgorithm.es256, .edDSA])
     func statesOnTheWire(algorithm: JWTAlgorithm) async throws {
         let current = try KeyFixtures.generate("cur", algorithm, state: "current")
@@ -37,14 +38,17 @@ struct KeyRingEndToEndTests {
                 let answer = try await server.request("GET", "/auth/me", headers: ["Authorization": "Bearer \(token)"])
                 #expect(answer.status == status, "token signed by \(kid)")
                 if status == 401 { #expect(answer.errorCode == "invalid_token") }
-                let stream = try await server.request("POST", "/stream-token", headers: ["Authorization": "Bearer \(token)"])
+                let stream = try await server.request(
+                    "POST", "/stream-token", headers: ["Authorization": "Bearer \(token)"])
                 #expect(stream.status == status, "stream-token with a token signed by \(kid)")
             }
             // An HS512 token of a previous HMAC key still verifies.
             let hmac = try HMACKey(kid: "hs-old", algorithm: .hs512, secret: KeyFixtures.hmacSecret)
             let hmacToken = try JWTSigner(key: hmac, header: .standard(type: "at+jwt")).sign(
                 JWTClaims(try JWTKeySet.decode(login.accessToken).payload))
-            #expect(try await server.request("GET", "/auth/me", headers: ["Authorization": "Bearer \(hmacToken)"]).status == 200)
+            #expect(
+                try await server.request("GET", "/auth/me", headers: ["Authorization": "Bearer \(hmacToken)"]).status
+                    == 200)
         }
     }
 
@@ -95,7 +99,9 @@ struct KeyRingEndToEndTests {
         let publicJWK = String(decoding: try #require(p256.publicJWK()).serialized(), as: UTF8.self)
         let publicOnly = try error(["kid": "x", "alg": "ES256", "privateKey": publicJWK])
         #expect(publicOnly.hasPrefix("accessToken.keys[kid=x].privateKey (\(source)): the JWK is a public key"))
-        let rsa = try error(["kid": "r", "alg": "ES256", "privateKey": #"{"kty":"RSA","n":"AQAB","e":"AQAB","d":"AQAB"}"#])
+        let rsa = try error([
+            "kid": "r", "alg": "ES256", "privateKey": #"{"kty":"RSA","n":"AQAB","e":"AQAB","d":"AQAB"}"#,
+        ])
         #expect(rsa.contains("RSA keys are not allowed"))
         let garbage = try error(["kid": "g", "alg": "EdDSA", "privateKey": "not a key at all"])
         #expect(garbage.hasPrefix("accessToken.keys[kid=g].privateKey (\(source)): expected a PEM private key"))

@@ -73,8 +73,9 @@ struct KeyRotationEndToEndTests {
                     // Each request goes to the newest server, as a load balancer would send it.
                     let (target, step) = traffic.target.withLock { $0 }
                     guard let server = target else { continue }
-                    let status = (try? await server.request(
-                        "GET", "/auth/me", headers: ["Authorization": "Bearer \(token)"]))?.status ?? -1
+                    let status =
+                        (try? await server.request(
+                            "GET", "/auth/me", headers: ["Authorization": "Bearer \(token)"]))?.status ?? -1
                     traffic.answers.withLock { $0.append(.init(step: step, kid: Self.kid(of: token), status: status)) }
                 }
                 let (target, step) = traffic.target.withLock { $0 }
