@@ -29,6 +29,7 @@ struct Components: Sendable {
                 reason: "access-token keys and refresh secret must be set (use ConfigurationLoader.load)")
         }
         let ring = try AccessKeyRing(access)
+        logger.info("access-token keys", metadata: ["keys": "\(ring.summary)"])
         let accessKeys = ring.verification
         let cache = VerifiedTokenCache()
         let accessTokens = AccessTokenIssuer(

@@ -11,15 +11,22 @@ struct AccessKeyRing: Sendable {
     let published: JWKSet
     /// The `alg` of each published key, in the same order.
     let publishedAlgorithms: [String]
+    /// `kid alg state fingerprint` of every configured key, for the start-up log line; never key material.
+    let summary: String
 
     /// Builds the ring from a loaded configuration.
     /// - Throws: ``ConfigurationError`` for a key that cannot be used (the loader checked them already) or no
     ///   current key (a configuration that did not go through `ConfigurationLoader`).
     init(_ access: TokenServiceConfiguration.AccessToken) throws(ConfigurationError) {
         var byState: [TokenServiceConfiguration.SigningKey.State: [JWTKey]] = [:]
+        var lines: [String] = []
         for entry in access.keys {
-            byState[access.state(of: entry), default: []].append(try AccessKeyMaterial.key(entry))
+            let key = try AccessKeyMaterial.key(entry)
+            let state = access.state(of: entry)
+            byState[state, default: []].append(key)
+            lines.append("\(key.kid) \(key.algorithm.name) \(state.rawValue) \(key.fingerprint)")
         }
+        summary = lines.joined(separator: ", ")
         guard let current = byState[.current]?.first else {
             throw .invalidValue(key: "accessToken.keys", source: "", reason: "no key has state current")
         }

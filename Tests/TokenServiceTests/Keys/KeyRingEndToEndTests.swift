@@ -75,6 +75,13 @@ struct KeyRingEndToEndTests {
                 let body = pem.split(separator: "\n").dropFirst().first.map(String.init) ?? pem
                 #expect(!answer.text.contains(body))
             }
+            let logs = server.logs()
+            #expect(logs.contains("access-token keys") && logs.contains("next ES256 standby"))
+            for entry in [current, standby, previous, revoked] {
+                let pem = try entry.key.privateKeyPEM()
+                #expect(!logs.contains(String(pem.split(separator: "\n")[1])))
+            }
+            #expect(!logs.contains(KeyFixtures.hmacSecret))
             let discovery = try await server.request("GET", "/.well-known/openid-configuration").object()
             #expect(discovery["jwks_uri"] as? String == "https://auth.example.com/.well-known/jwks.json")
             #expect(discovery["id_token_signing_alg_values_supported"] as? [String] == ["EdDSA", "ES256"])
