@@ -54,6 +54,11 @@ for r in $(seq 1 "$rounds"); do
   echo "${line%,}"
 done
 grep -q 'Non-2xx' "$work/wrk.log" && { echo "some responses were not 2xx:"; grep 'Non-2xx' "$work/wrk.log"; }
+for i in "${!names[@]}"; do
+  hits=$(curl -fs "http://127.0.0.1:${ports[$i]}/metrics" | awk '/^tokenvend_access_token_cache_hits_total /{print $2}')
+  misses=$(curl -fs "http://127.0.0.1:${ports[$i]}/metrics" | awk '/^tokenvend_access_token_cache_misses_total /{print $2}')
+  echo "${names[$i]}: verified-token cache hits ${hits:-?}, misses ${misses:-?}"
+done
 args=()
 for name in "${names[@]}"; do args+=("$name=${results[$name]}"); done
 python3 - "${args[@]}" <<'PY'
