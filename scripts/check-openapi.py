@@ -137,6 +137,11 @@ def scenario(check):
     check.call("GET", "/healthz", expect=200)
     check.call("GET", "/readyz", expect=200)
     check.call("GET", "/metrics", expect=200)
+    _, _ = check.call("GET", "/.well-known/jwks.json", expect=200)
+    etag = urllib.request.urlopen(check.base + "/.well-known/jwks.json", timeout=20).headers.get("ETag", "")
+    check.call("GET", "/.well-known/jwks.json", headers={"If-None-Match": etag}, expect=304)
+    check.call("GET", "/.well-known/jwks.json", headers={"If-None-Match": '"stale"'}, expect=200)
+    check.call("GET", "/.well-known/openid-configuration", expect=404)
     user = {"email": "openapi@example.com", "password": "openapi password 1"}
     check.call("POST", "/auth/register", body=user, expect=201)
     check.call("POST", "/auth/register", body=user, expect=409)

@@ -13,6 +13,10 @@ if ! python3 -c 'import jwt' 2>/dev/null; then
     echo "installing PyJWT (pip install pyjwt)" >&2
     python3 -m pip install --quiet --disable-pip-version-check pyjwt >&2
 fi
+if ! python3 -c 'import joserfc, cryptography' 2>/dev/null; then
+    echo "installing joserfc and PyJWT's crypto extra (pip install 'pyjwt[crypto]' joserfc)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check 'pyjwt[crypto]' joserfc >&2
+fi
 if [[ -z "${TOKENVEND_BIN:-}" ]]; then
     swift build --product tokenvend >/dev/null
     TOKENVEND_BIN="$(swift build --show-bin-path)/tokenvend"
@@ -156,6 +160,12 @@ finally:
 PY
 then pass "a stream token minted by tokenvend serve verifies in PyJWT (header, exp/iat/ids) and not with another secret"
 else fail "PyJWT rejected (or could not fetch) a stream token minted by tokenvend serve"; fi
+
+# ES256 and EdDSA access tokens from a running server, verified through /.well-known/jwks.json by PyJWT's
+# PyJWKClient and joserfc's KeySet; PyJWT-signed tokens verified by `tokenvend jwt verify --jwks`.
+if ! python3 scripts/jose_interop_keys.py "$BIN" "$WORK"; then
+    fail "ES256/EdDSA access tokens and JWKS (see the FAIL lines above)"
+fi
 
 if [[ $failures -gt 0 ]]; then
     echo "$failures interop check(s) failed" >&2

@@ -49,6 +49,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let ok = HTTPStatus(code: 200)
     public static let created = HTTPStatus(code: 201)
     public static let noContent = HTTPStatus(code: 204)
+    public static let notModified = HTTPStatus(code: 304)
     public static let badRequest = HTTPStatus(code: 400)
     public static let unauthorized = HTTPStatus(code: 401)
     public static let forbidden = HTTPStatus(code: 403)

@@ -19,15 +19,17 @@ public struct HMACKey: Sendable {
     ///   - kid: The key identifier; must not be empty.
     ///   - algorithm: The algorithm the key is bound to.
     ///   - secret: At least 32 / 48 / 64 bytes for HS256 / HS384 / HS512.
-    /// - Throws: `JWTError.weakKey` for a short secret, `.invalidKeyID` for an empty `kid`, `.cryptoFailure`.
+    /// - Throws: `JWTError.weakKey` for a short secret, `.invalidKeyID` for an empty `kid`, `.unsupportedAlgorithm`
+    ///   for an algorithm other than HS256/384/512, `.cryptoFailure`.
     public init(kid: String, algorithm: JWTAlgorithm, secret: [UInt8]) throws(JWTError) {
         guard !kid.isEmpty else { throw .invalidKeyID }
+        guard let hash = algorithm.hmacHash else { throw .unsupportedAlgorithm }
         self.kid = kid
         self.algorithm = algorithm
         let hmac: HMAC
         let tag: [UInt8]
         do {
-            hmac = try HMAC(algorithm: algorithm.hash, key: secret)
+            hmac = try HMAC(algorithm: hash, key: secret)
             tag = try hmac.authenticationCode(for: Array("tokenvend key fingerprint".utf8))
         } catch {
             throw JWTError(error)

@@ -12,11 +12,13 @@ extension JWTError {
         }
     }
 
-    /// A failure of the HMAC or random generator under a key.
+    /// A failure of the HMAC, the random generator or an asymmetric key.
     init(_ error: CryptographyError) {
         switch error {
         case .weakKey: self = .weakKey
         case .cryptoFailure: self = .cryptoFailure
+        case .invalidKey(.notPrivate), .invalidKey(.unsupportedOperation): self = .unsupportedAlgorithm
+        case .invalidKey(let problem): self = .invalidKey(problem.description)
         }
     }
 }

@@ -59,6 +59,12 @@ public enum JWTError: Error, Sendable, Equatable {
     case unknownSigningKeyID
     /// OpenSSL reported an internal failure (allocation, provider error).
     case cryptoFailure
+    /// A key (PEM, JWK, JWK Set, raw components) was refused. The text is chosen by this library and names the
+    /// rule that failed (e.g. "crv does not match kty"); it never contains key material or input text.
+    case invalidKey(String)
+    /// The operation is not available for this algorithm or key: an HMAC key for ES256, signing with RS256 or with
+    /// a public key, a JWK whose `alg` this library does not implement.
+    case unsupportedAlgorithm
 }
 
 extension JWTError: CustomStringConvertible {
@@ -84,6 +90,8 @@ extension JWTError: CustomStringConvertible {
         case .invalidKeyID: "empty or duplicate kid in key set"
         case .unknownSigningKeyID: "signing kid not in key set"
         case .cryptoFailure: "OpenSSL failure"
+        case .invalidKey(let reason): "invalid key: \(reason)"
+        case .unsupportedAlgorithm: "algorithm not supported for this key or operation"
         }
     }
 }

@@ -47,8 +47,13 @@ public struct JWTHeader: Sendable, Equatable {
         return JWTHeader([.algorithm, .member("typ", .string(type)), .keyID])
     }
 
-    /// The header JSON for `key`.
+    /// The header JSON for an HMAC `key`.
     public func object(for key: HMACKey) -> JSONObject {
+        object(for: JWTKey(key))
+    }
+
+    /// The header JSON for `key`.
+    public func object(for key: JWTKey) -> JSONObject {
         JSONObject(
             members.map { member in
                 switch member {

@@ -4,9 +4,10 @@ public import StrictJSON
 extension JWTKeySet {
     /// Verifies a compact JWS and returns its payload.
     ///
-    /// Order: size cap, three base64url segments and strict header JSON (`crit`, `kid`, exact `alg`), the MAC in
-    /// constant time, and only then the payload JSON and its claims (`exp`, `nbf`, `iat`, `iss`, `aud`) and the
-    /// header `typ`, as `options` asks.
+    /// Order: size cap, three base64url segments and strict header JSON (`crit`, `kid`, exact `alg`), the signature
+    /// (a MAC compared in constant time, or the key's ES256/EdDSA/RS256 check), and only then the payload JSON and
+    /// its claims (`exp`, `nbf`, `iat`, `iss`, `aud`) and the header `typ`, as `options` asks. The same order and
+    /// errors hold for every algorithm.
     ///
     /// - Parameters:
     ///   - token: The compact serialization.
@@ -38,8 +39,9 @@ extension JWTKeySet {
         // only once the signature holds.
         let payloadBytes = try compact.decodeSegment(compact.payloadRange)
         let signature = try compact.decodeSegment(compact.signatureRange)
-        let expected = try key.authenticationCode(for: compact.bytes, range: compact.signingInputRange)
-        guard ConstantTime.equals(expected, signature) else { throw .invalidSignature }
+        guard try key.isValidSignature(signature, for: compact.bytes, range: compact.signingInputRange) else {
+            throw .invalidSignature
+        }
 
         if let expectedType = options.type { try Self.checkType(header["typ"], expected: expectedType) }
         let claims = JWTClaims(try CompactToken.parseObject(payloadBytes))

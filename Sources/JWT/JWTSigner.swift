@@ -3,15 +3,16 @@ import StrictJSON
 
 /// Signs tokens with one key and one precomputed header; obtain it from `JWTKeySet.signer(header:)`.
 ///
-/// The header is serialized and base64url-encoded once, so each `sign` serializes only the claims.
+/// The header is serialized and base64url-encoded once, so each `sign` serializes only the claims. ES256 signatures
+/// are the 64-byte `R ‖ S` (RFC 7518 §3.4), EdDSA signatures 64 bytes (RFC 8037).
 public struct JWTSigner: Sendable {
-    /// The signing key.
-    public let key: HMACKey
+    /// The signing key; `nil` for the signer of a verify-only key set.
+    public let key: JWTKey?
     /// `BASE64URL(header) ‖ '.'`.
     private let encodedHeader: [UInt8]
 
     /// Creates a signer; `alg` and `kid` in `header` are taken from `key`.
-    public init(key: HMACKey, header: JWTHeader) {
+    public init(key: JWTKey, header: JWTHeader) {
         self.key = key
         var encoded: [UInt8] = []
         Base64URL.append(header.object(for: key).serialized(), to: &encoded)
@@ -19,26 +20,39 @@ public struct JWTSigner: Sendable {
         self.encodedHeader = encoded
     }
 
+    /// Creates a signer for an HMAC key; `alg` and `kid` in `header` are taken from `key`.
+    public init(key: HMACKey, header: JWTHeader) {
+        self.init(key: JWTKey(key), header: header)
+    }
+
+    /// A signer without a key, whose `sign` always throws `JWTError.unknownSigningKeyID`.
+    init(unavailable header: JWTHeader) {
+        self.key = nil
+        self.encodedHeader = []
+    }
+
     /// Signs claims, serialized compactly with members in their order.
     ///
-    /// - Throws: `JWTError.cryptoFailure` when OpenSSL fails.
+    /// - Throws: `JWTError.unknownSigningKeyID` without a key, `.unsupportedAlgorithm` for a key that cannot sign,
+    ///   `.cryptoFailure` when OpenSSL fails.
     public func sign(_ claims: JWTClaims) throws(JWTError) -> String {
         try sign(payload: claims.object.serialized())
     }
 
     /// Signs an already-serialized payload (any bytes; JWT payloads should be a JSON object).
     ///
-    /// - Throws: `JWTError.cryptoFailure` when OpenSSL fails.
+    /// - Throws: as `sign(_:)`.
     public func sign(payload: [UInt8]) throws(JWTError) -> String {
-        let macLength = key.algorithm.hash.outputByteCount
+        guard let key else { throw .unknownSigningKeyID }
         var output = encodedHeader
         output.reserveCapacity(
-            encodedHeader.count + Base64URL.encodedCount(payload.count) + 1 + Base64URL.encodedCount(macLength)
+            encodedHeader.count + Base64URL.encodedCount(payload.count) + 1
+                + Base64URL.encodedCount(key.maximumSignatureByteCount)
         )
         Base64URL.append(payload, to: &output)
-        let mac = try key.authenticationCode(for: output, range: 0..<output.count)
+        let signature = try key.signature(for: output, range: 0..<output.count)
         output.append(UInt8(ascii: "."))
-        Base64URL.append(mac, to: &output)
+        Base64URL.append(signature, to: &output)
         return String(decoding: output, as: UTF8.self)
     }
 }

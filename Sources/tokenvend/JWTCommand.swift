@@ -65,11 +65,16 @@ struct JWTCommand: ParsableCommand {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify a token; print its payload JSON and exit 0, or print why and exit 1.",
-            discussion: "exp is required. With --kid the token's kid must match; without it any or no kid is accepted."
+            discussion: """
+                exp is required. With --secret-file: with --kid the token's kid must match; without it any or no                 kid is accepted. With --jwks (a JWK Set file, or an https URL, or http to a loopback address): the                 token's kid picks the key, whose alg must be the header's; --alg is not used.
+                """
         )
 
         @Option(help: "File whose trimmed contents, as UTF-8 bytes, are the secret.")
-        var secretFile: String
+        var secretFile: String?
+
+        @Option(help: "A JWK Set to verify against: a file path or an http(s) URL.")
+        var jwks: String?
 
         @Option(help: "The algorithm the token must use.")
         var alg: Algorithm = .HS512
@@ -81,6 +86,14 @@ struct JWTCommand: ParsableCommand {
         var token: String
 
         func run() throws {
+            switch (secretFile, jwks) {
+            case (let secretFile?, nil): try verify(secretFile: secretFile)
+            case (nil, let jwks?): try JWKSVerification.verify(token, against: jwks, kid: kid)
+            default: throw Support.usageError("give exactly one of --secret-file and --jwks")
+            }
+        }
+
+        private func verify(secretFile: String) throws {
             let keyID: String
             let requireKeyID: Bool
             if let kid {

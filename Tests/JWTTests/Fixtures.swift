@@ -8,10 +8,17 @@ enum Fixture {
     static let secret512 = Array("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef".utf8)
     static let now: Int64 = 1_763_000_000
 
+    /// A one-key set that signs: an HMAC key with `secret512`, or a new ES256/EdDSA key.
     static func keys(_ algorithm: JWTAlgorithm = .hs512, kid: String = "k1") throws -> JWTKeySet {
+        guard algorithm.isSymmetric else {
+            return try JWTKeySet(keys: [JWTKey.generate(kid: kid, algorithm: algorithm)], signingKID: kid)
+        }
         let key = try HMACKey(kid: kid, algorithm: algorithm, secret: secret512)
         return try JWTKeySet(keys: [key], signingKID: kid)
     }
+
+    /// The algorithms this library signs with (RS256 only verifies).
+    static let signingAlgorithms = JWTAlgorithm.allCases.filter { $0 != .rs256 }
 
     static func options(at time: Int64 = now, leeway: Int64 = 0) -> VerificationOptions {
         VerificationOptions(now: Date(timeIntervalSince1970: Double(time)), leeway: leeway)

@@ -3,7 +3,7 @@ import StrictJSON
 import Testing
 
 @Suite struct JWTMutationTests {
-    @Test("rejects every single-byte change of a valid token", arguments: JWTAlgorithm.allCases)
+    @Test("rejects every single-byte change of a valid token", arguments: Fixture.signingAlgorithms)
     func singleByteChanges(algorithm: JWTAlgorithm) throws {
         let keys = try Fixture.keys(algorithm)
         let token = Array(try keys.sign(Fixture.claims).utf8)

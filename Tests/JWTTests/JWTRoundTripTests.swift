@@ -28,7 +28,9 @@ import Testing
         }
     }
 
-    @Test("signs and verifies random claims with random keys", arguments: JWTAlgorithm.allCases)
+    @Test(
+        "signs and verifies random claims with random keys",
+        arguments: JWTAlgorithm.allCases.filter(\.isSymmetric))
     func randomRoundTrips(algorithm: JWTAlgorithm) throws {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<100 {

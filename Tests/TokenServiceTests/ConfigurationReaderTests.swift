@@ -114,7 +114,7 @@ import Testing
             case .string, .optionalString, .secret: environment[key.environmentName] = "k"
             case .secretFile: break
             case .url: environment[key.environmentName] = "https://moss.example/token"
-            case .keyList: environment[key.environmentName] = keys
+            case .keyList, .accessKeyList: environment[key.environmentName] = keys
             case .cidrList: environment[key.environmentName] = #"["10.0.0.0/8"]"#
             case .choice(let names): environment[key.environmentName] = names[0]
             }

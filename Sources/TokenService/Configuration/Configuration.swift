@@ -18,6 +18,8 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     public var database: Store.Database.Configuration = TokenServiceConfiguration.databaseDefaults
     /// Access-token issuing and verification (`accessToken.*`).
     public var accessToken: AccessToken = AccessToken()
+    /// The published key set (`jwks.*`).
+    public var jwks: JWKS = JWKS()
     /// Refresh-token lifetime, convergence window and MAC secret (`refreshToken.*`).
     public var refreshToken: RefreshToken = RefreshToken()
     /// Session limits (`session.*`).

@@ -23,6 +23,8 @@ struct ConfigurationKey {
         case secretFile
         case url
         case keyList
+        /// `accessToken.keys`: a key list whose members may also give `alg`, `state` and a private key.
+        case accessKeyList
         case cidrList
         case choice([String])
     }
@@ -88,6 +90,21 @@ struct ConfigurationKey {
             let keys = isNull ? [] : try check.signingKeys(value)
             return one(.stringArray(keys.map(\.kid)))
                 + [(path + ".secrets", ConfigValue(.stringArray(keys.map(\.secret.value)), isSecret: true))]
+        case .accessKeyList:
+            let keys = isNull ? [] : try check.accessKeys(value)
+            return one(.stringArray(keys.map(\.kid)))
+                + [
+                    (path + ".secrets", ConfigValue(.stringArray(keys.map(\.secret.value)), isSecret: true)),
+                    (path + ".algorithms", ConfigValue(.stringArray(keys.map(\.algorithm.rawValue)), isSecret: false)),
+                    (
+                        path + ".states",
+                        ConfigValue(.stringArray(keys.map { $0.state?.rawValue ?? "" }), isSecret: false)
+                    ),
+                    (
+                        path + ".privateKeys",
+                        ConfigValue(.stringArray(keys.map { $0.privateKey?.value ?? "" }), isSecret: true)
+                    ),
+                ]
         }
     }
 
@@ -108,19 +125,19 @@ struct ConfigurationKey {
             return trimmed.isEmpty ? .null : .string(raw)
         case .string, .url, .choice:
             return .string(trimmed)
-        case .keyList, .cidrList:
+        case .keyList, .accessKeyList, .cidrList:
             if trimmed.isEmpty { return .null }
             do {
                 return try ConfigurationValue.parse(Array(trimmed.utf8))
             } catch {
                 let reason: String
-                if case .keyList = kind {
-                    // The text holds secrets: never echo it or the parser's excerpt of it.
-                    reason = #"expected a JSON list such as [{"kid":"k1","secret":"..."}], got text that is not JSON"#
-                } else {
+                if case .cidrList = kind {
                     reason =
                         #"expected a JSON list such as ["10.0.0.0/8","2001:db8::/32"], got "#
                         + "\(ConfigurationValue.string(raw).summary)"
+                } else {
+                    // The text holds secrets: never echo it or the parser's excerpt of it.
+                    reason = #"expected a JSON list such as [{"kid":"k1","secret":"..."}], got text that is not JSON"#
                 }
                 throw .invalidValue(key: path, source: source, reason: reason)
             }

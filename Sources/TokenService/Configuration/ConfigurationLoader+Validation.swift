@@ -6,8 +6,7 @@ extension ConfigurationLoader {
     /// `kid` when it is unset.
     /// - Throws: ``ConfigurationError/invalidValue`` naming the offending key.
     static func validate(_ configuration: inout TokenServiceConfiguration) throws(ConfigurationError) {
-        configuration.accessToken.activeKid = try validateKeySet(
-            configuration.accessToken.keys, activeKid: configuration.accessToken.activeKid, section: "accessToken")
+        configuration.accessToken.activeKid = try validateAccessKeys(configuration.accessToken)
         configuration.stream.activeKid = try validateKeySet(
             configuration.stream.keys, activeKid: configuration.stream.activeKid, section: "stream")
         if let secret = configuration.refreshToken.secret {
@@ -26,7 +25,7 @@ extension ConfigurationLoader {
     ) throws(ConfigurationError) -> String? {
         var seen: Set<String> = []
         for (index, key) in keys.enumerated() {
-            try checkStrength(key.secret, key: "\(section).keys[\(index)].secret")
+            if key.algorithm.isSymmetric { try checkStrength(key.secret, key: "\(section).keys[\(index)].secret") }
             guard seen.insert(key.kid).inserted else {
                 throw .invalidValue(
                     key: "\(section).keys[\(index)].kid", source: "", reason: "duplicate kid \"\(key.kid)\"")
@@ -41,6 +40,39 @@ extension ConfigurationLoader {
             throw .invalidValue(key: "\(section).activeKid", source: "", reason: reason)
         }
         return activeKid
+    }
+
+    /// ``validateKeySet(_:activeKid:section:)`` for `accessToken.keys`, plus the states: either no key gives a
+    /// `state` (then `activeKid`, or the first key, is current and the others are previous, as before states
+    /// existed), or every key does and exactly one is `current`; `activeKid`, if set, must name that key.
+    /// Returns the current key's `kid`.
+    static func validateAccessKeys(
+        _ access: TokenServiceConfiguration.AccessToken
+    ) throws(ConfigurationError) -> String? {
+        let activeKid = try validateKeySet(access.keys, activeKid: access.activeKid, section: "accessToken")
+        let stated = access.keys.filter { $0.state != nil }
+        guard !stated.isEmpty else { return activeKid }
+        if let missing = access.keys.first(where: { $0.state == nil }) {
+            throw .invalidValue(
+                key: "accessToken.keys[kid=\(missing.kid)].state", source: "",
+                reason: "missing; once one key has a state every key needs one (current, standby, previous, revoked)")
+        }
+        let current = access.keys.filter { $0.state == .current }
+        guard let first = current.first else {
+            throw .invalidValue(
+                key: "accessToken.keys", source: "", reason: "no key has state current; exactly one must sign")
+        }
+        guard current.count == 1 else {
+            throw .invalidValue(
+                key: "accessToken.keys[kid=\(current[1].kid)].state", source: "",
+                reason: "a second key with state current (\"\(first.kid)\" is current); exactly one must sign")
+        }
+        if let given = access.activeKid, given != first.kid {
+            throw .invalidValue(
+                key: "accessToken.activeKid", source: "",
+                reason: "names \"\(given)\" but the key with state current is \"\(first.kid)\"; drop activeKid")
+        }
+        return first.kid
     }
 
     static func checkStrength(_ secret: TokenServiceConfiguration.Secret, key: String) throws(ConfigurationError) {

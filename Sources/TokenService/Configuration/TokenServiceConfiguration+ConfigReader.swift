@@ -25,6 +25,7 @@ extension TokenServiceConfiguration {
         server = HTTPServer.Configuration(reader: reader.scoped(to: "server"), defaults: Self.serverDefaults)
         database = Store.Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)
         accessToken = AccessToken(reader: reader.scoped(to: "accessToken"))
+        jwks.maxAgeSeconds = reader.int(forKey: "jwks.maxAgeSeconds") ?? jwks.maxAgeSeconds
         refreshToken = RefreshToken(reader: reader.scoped(to: "refreshToken"))
         session.maxLifetimeSeconds = reader.int(forKey: "session.maxLifetimeSeconds") ?? session.maxLifetimeSeconds
         session.maxPerUser = reader.int(forKey: "session.maxPerUser") ?? session.maxPerUser
@@ -51,6 +52,28 @@ extension ConfigReader {
         let secrets = stringArray(forKey: ConfigKey(key.components + ["secrets"]), isSecret: true) ?? []
         return zip(kids, secrets).map { .init(kid: $0, secret: .init($1)) }
     }
+
+    /// An access-token key list: ``signingKeys(forKey:)`` plus `keys.algorithms`, `keys.states` and
+    /// `keys.privateKeys`, as stored by ``ConfigurationKey/values(_:source:)`` (an empty string is "not given").
+    func accessKeys(forKey key: ConfigKey) -> [TokenServiceConfiguration.SigningKey]? {
+        guard var keys = signingKeys(forKey: key) else { return nil }
+        let algorithms = stringArray(forKey: ConfigKey(key.components + ["algorithms"])) ?? []
+        let states = stringArray(forKey: ConfigKey(key.components + ["states"])) ?? []
+        let privateKeys = stringArray(forKey: ConfigKey(key.components + ["privateKeys"]), isSecret: true) ?? []
+        for index in keys.indices {
+            if index < algorithms.count,
+                let algorithm = TokenServiceConfiguration.SigningKey.Algorithm(
+                    rawValue: algorithms[index])
+            {
+                keys[index].algorithm = algorithm
+            }
+            if index < states.count { keys[index].state = .init(rawValue: states[index]) }
+            if index < privateKeys.count, !privateKeys[index].isEmpty {
+                keys[index].privateKey = .init(privateKeys[index])
+            }
+        }
+        return keys
+    }
 }
 
 extension TokenServiceConfiguration.AccessToken {
@@ -60,7 +83,7 @@ extension TokenServiceConfiguration.AccessToken {
         audience = reader.string(forKey: "audience") ?? audience
         ttlSeconds = reader.int(forKey: "ttlSeconds") ?? ttlSeconds
         leewaySeconds = reader.int(forKey: "leewaySeconds") ?? leewaySeconds
-        keys = reader.signingKeys(forKey: "keys") ?? keys
+        keys = reader.accessKeys(forKey: "keys") ?? keys
         activeKid = reader.optionalString(forKey: "activeKid")
     }
 }

@@ -9,6 +9,7 @@ extension Components {
         let auth = self.auth
         let vending = self.vending
         let metrics = self.metrics
+        let discovery = self.discovery
         router.get("/healthz") { _, _ in .json(bytes: Self.healthy) }
         router.get("/readyz") { _, _ async in
             do {
@@ -26,6 +27,8 @@ extension Components {
                 status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
                 body: metrics.exposition())
         }
+        router.get("/.well-known/jwks.json") { request, _ in discovery.jwks(request) }
+        router.get("/.well-known/openid-configuration") { request, _ in discovery.openID(request) }
         router.post("/auth/register") { request, context async throws in try await auth.register(request, context) }
         router.post("/auth/login") { request, context async throws in try await auth.login(request, context) }
         router.post("/auth/refresh") { request, context async throws in try await auth.refresh(request, context) }

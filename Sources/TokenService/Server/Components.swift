@@ -4,6 +4,7 @@ import JWT
 import Logging
 import PasswordHash
 import Store
+import Synchronization
 
 /// The service's parts, wired from the configuration once at start-up.
 struct Components: Sendable {
@@ -11,6 +12,8 @@ struct Components: Sendable {
     let vending: TokenVending
     let hashingPool: HashingPool
     let metrics: ServiceMetrics
+    /// The published keys and the discovery document.
+    let discovery: KeyDiscovery
 
     init(
         configuration: TokenServiceConfiguration, database: Store.Database, metrics: ServiceMetrics, logger: Logger,
@@ -19,20 +22,28 @@ struct Components: Sendable {
         let users = UserStore(database: database)
         let sessions = SessionStore(database: database)
         let access = configuration.accessToken
-        guard let activeAccess = access.activeKey, let refreshSecret = configuration.refreshToken.secret else {
+        guard let refreshSecret = configuration.refreshToken.secret, !access.keys.isEmpty else {
             // ConfigurationLoader.load always fills both (development keys when none are configured).
             throw ConfigurationError.invalidValue(
                 key: "accessToken.keys", source: "configuration",
                 reason: "access-token keys and refresh secret must be set (use ConfigurationLoader.load)")
         }
-        let accessKeys = try JWTKeySet(
-            keys: access.keys.map { key throws(JWTError) in
-                try HMACKey(kid: key.kid, algorithm: .hs512, secret: key.secret.value)
-            },
-            signingKID: activeAccess.kid)
+        let ring = try AccessKeyRing(access)
+        logger.info("access-token keys", metadata: ["keys": "\(ring.summary)"])
+        let accessKeys = ring.verification
+        let cache = VerifiedTokenCache()
         let accessTokens = AccessTokenIssuer(
             keys: accessKeys, issuer: access.issuer, audience: access.audience, lifetime: Int64(access.ttlSeconds),
-            leeway: Int64(access.leewaySeconds))
+            leeway: Int64(access.leewaySeconds), cache: cache)
+        metrics.counter(
+            "tokenvend_access_token_cache_hits_total", help: "Access tokens accepted without a signature check."
+        ) { cache.hits.load(ordering: .relaxed) }
+        metrics.counter(
+            "tokenvend_access_token_cache_misses_total", help: "Access tokens whose signature was checked."
+        ) { cache.misses.load(ordering: .relaxed) }
+        discovery = try KeyDiscovery(
+            jwks: ring.published.serialized(), algorithms: ring.publishedAlgorithms, issuer: access.issuer,
+            maxAge: configuration.jwks.maxAgeSeconds)
         let authenticator = Authenticator(tokens: accessTokens, sessions: sessions)
         let password = configuration.password
         let hasher = LazyPasswordHasher(timeCost: password.timeCost, memoryKiB: password.memoryCost)

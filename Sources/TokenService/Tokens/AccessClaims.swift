@@ -12,6 +12,8 @@ struct AccessClaims: JWTPayload, Equatable {
     let expiresAt: Int64
     /// `iat`: required, since the lifetime `exp − iat` is checked against the configured one.
     let issuedAt: Int64
+    /// `nbf`, if the token has one, as written (it may be fractional); checked again on each cache hit.
+    let notBefore: Double?
 
     init(claims: JWTClaims) throws(JWTError) {
         guard let subject = claims.subject, !subject.isEmpty else { throw .missingClaim("sub") }
@@ -33,5 +35,10 @@ struct AccessClaims: JWTPayload, Equatable {
         self.role = role
         self.expiresAt = expiresAt
         self.issuedAt = issuedAt
+        switch claims["nbf"] {
+        case .integer(let seconds)?: notBefore = Double(seconds)
+        case .double(let seconds)?: notBefore = seconds
+        default: notBefore = nil
+        }
     }
 }

@@ -16,10 +16,17 @@ struct AccessTokenIssuer: Sendable {
     let audience: String
     let lifetime: Int64
     let leeway: Int64
+    /// Tokens that verified, so a repeated token skips the signature check; `nil` when every key is HMAC
+    /// (then the MAC costs no more than the lookup).
+    let cache: VerifiedTokenCache?
     private let signer: JWTSigner
 
-    init(keys: JWTKeySet, issuer: String, audience: String, lifetime: Int64, leeway: Int64) {
+    init(
+        keys: JWTKeySet, issuer: String, audience: String, lifetime: Int64, leeway: Int64,
+        cache: VerifiedTokenCache? = nil
+    ) {
         self.keys = keys
+        self.cache = cache
         self.issuer = issuer
         self.audience = audience
         self.lifetime = lifetime
@@ -48,7 +55,14 @@ struct AccessTokenIssuer: Sendable {
     /// The claims of a valid token.
     /// - Parameter extraLeeway: seconds added to the configured leeway (logout accepts an expired token's
     ///   session id, since revoking a session needs no fresh proof).
+    ///
+    /// With a ``cache``, a token seen before returns its remembered claims once `exp`, `nbf` and `iat` hold at
+    /// `now` (the lenient logout check bypasses the cache and never fills it); anything else is verified in full
+    /// and remembered only if every check passed.
     func verify(_ token: String, now: Date, extraLeeway: Int64 = 0) throws(JWTError) -> AccessClaims {
+        if extraLeeway == 0, let cache, let claims = cache.claims(for: token, now: now, leeway: leeway) {
+            return claims
+        }
         let options = VerificationOptions(
             now: now, leeway: leeway + extraLeeway, requireExpiration: true, requireKeyID: true,
             issuer: issuer, audience: audience, type: "at+jwt")
@@ -57,6 +71,7 @@ struct AccessTokenIssuer: Sendable {
         // not live longer than configured: `exp − iat` at most the lifetime plus the leeway (not the extra one).
         let (span, overflow) = claims.expiresAt.subtractingReportingOverflow(claims.issuedAt)
         guard !overflow, span <= lifetime + leeway else { throw .invalidClaim("exp") }
+        if extraLeeway == 0 { cache?.insert(token, claims: claims, now: now, leeway: leeway) }
         return claims
     }
 }

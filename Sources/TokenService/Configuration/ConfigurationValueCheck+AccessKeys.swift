@@ -1,0 +1,150 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+extension ConfigurationValueCheck {
+    /// The members an `accessToken.keys` entry may have.
+    static let accessKeyMembers = ["alg", "kid", "privateKey", "privateKeyFile", "secret", "secretFile", "state"]
+
+    /// Checks an `accessToken.keys` list: each entry `{"kid", "alg"?, "state"?}` plus `secret`/`secretFile` for
+    /// HS512 or `privateKey`/`privateKeyFile` for ES256 and EdDSA, reading the files. A private key is parsed
+    /// here, so a curve or key type that does not match `alg` (or an RSA key) is refused naming the entry and
+    /// the layer it came from. Messages never show key material. Key strength, duplicate kids and the states
+    /// of the whole set are checked once every layer is applied.
+    func accessKeys(_ value: ConfigurationValue) throws(ConfigurationError) -> [TokenServiceConfiguration.SigningKey] {
+        let expected = #"expected a list of {"kid": "...", "secret": "..."} objects"#
+        guard case .array(let items) = value else { throw fail("\(expected), got \(value.typeName)") }
+        var keys: [TokenServiceConfiguration.SigningKey] = []
+        for (index, item) in items.enumerated() {
+            guard case .object(let members) = item else {
+                throw ConfigurationError.invalidValue(
+                    key: "\(key)[\(index)]", source: source, reason: "\(expected), got \(item.typeName)")
+            }
+            keys.append(try accessKey(members, index: index))
+        }
+        return keys
+    }
+
+    private func accessKey(
+        _ members: [String: ConfigurationValue], index: Int
+    ) throws(ConfigurationError) -> TokenServiceConfiguration.SigningKey {
+        let known = Self.accessKeyMembers
+        let itemKey = "\(key)[\(index)]"
+        if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+            let closest = ConfigurationKey.closest(to: unknown, in: known) { $0 }
+            throw ConfigurationError.unknownKey(
+                key: "\(itemKey).\(unknown)", source: source, suggestion: closest.map { "\(itemKey).\($0)" })
+        }
+        let kid = try ConfigurationValueCheck(key: "\(itemKey).kid", source: source).string(members["kid"] ?? .null)
+        // Errors past the kid name the entry by it: `accessToken.keys[kid=k2].alg`.
+        let named = "\(key)[kid=\(kid)]"
+        func member(_ name: String) -> ConfigurationValueCheck { .init(key: "\(named).\(name)", source: source) }
+        let algorithm = try self.algorithm(members["alg"], check: member("alg"))
+        var state: TokenServiceConfiguration.SigningKey.State?
+        if let given = members["state"], given != .null {
+            let names = TokenServiceConfiguration.SigningKey.State.allCases.map(\.rawValue)
+            state = .init(rawValue: try member("state").choice(given, of: names))
+        }
+        let secretGiven = [members["secret"], members["secretFile"]].contains { $0 != nil && $0 != .null }
+        let privateGiven = [members["privateKey"], members["privateKeyFile"]].contains { $0 != nil && $0 != .null }
+        guard !algorithm.isSymmetric else {
+            if privateGiven {
+                let name = members["privateKey"] != nil ? "privateKey" : "privateKeyFile"
+                throw member(name).fail("an HS512 key takes secret or secretFile; set alg to ES256 or EdDSA")
+            }
+            var signing = try secretKey(members, kid: kid, itemKey: itemKey)
+            signing.state = state
+            return signing
+        }
+        if secretGiven {
+            let name = members["secret"] != nil ? "secret" : "secretFile"
+            throw member(name).fail("an \(algorithm.rawValue) key takes privateKey or privateKeyFile, not a secret")
+        }
+        let text: String
+        switch (members["privateKey"], members["privateKeyFile"]) {
+        case (let inline?, nil):
+            text = try member("privateKey").secret(inline)
+        case (nil, let file?):
+            let check = member("privateKeyFile")
+            text = try check.privateKeyFile(at: try check.string(file))
+        case (nil, nil):
+            throw member("privateKey").fail("missing; give privateKey or privateKeyFile for \(algorithm.rawValue)")
+        case (.some, .some):
+            throw member("privateKeyFile").fail("give either privateKey or privateKeyFile, not both")
+        }
+        let privateKey = TokenServiceConfiguration.Secret(text)
+        let given = members["privateKey"] != nil ? "privateKey" : "privateKeyFile"
+        try AccessKeyMaterial.check(privateKey, kid: kid, algorithm: algorithm, check: member(given))
+        return .init(kid: kid, algorithm: algorithm, privateKey: privateKey, state: state)
+    }
+
+    private func algorithm(
+        _ value: ConfigurationValue?, check: ConfigurationValueCheck
+    ) throws(ConfigurationError) -> TokenServiceConfiguration.SigningKey.Algorithm {
+        guard let value, value != .null else { return .hs512 }
+        let names = TokenServiceConfiguration.SigningKey.Algorithm.allCases.map(\.rawValue)
+        guard case .string(let name) = value else {
+            throw check.fail("expected one of \(names.joined(separator: ", ")), got \(value.summary)")
+        }
+        if let algorithm = TokenServiceConfiguration.SigningKey.Algorithm(rawValue: name) { return algorithm }
+        if name.uppercased().hasPrefix("RS") || name.uppercased().hasPrefix("PS") {
+            throw check.fail(
+                "RSA keys (\(value.summary)) are not allowed for signing access tokens; use ES256 or EdDSA")
+        }
+        throw check.fail("expected one of \(names.joined(separator: ", ")), got \(value.summary)")
+    }
+
+    /// The HS512 form `{"kid", "secret" | "secretFile"}`, as `stream.keys` has it.
+    private func secretKey(
+        _ members: [String: ConfigurationValue], kid: String, itemKey: String
+    ) throws(ConfigurationError) -> TokenServiceConfiguration.SigningKey {
+        let secret: TokenServiceConfiguration.Secret
+        switch (members["secret"], members["secretFile"]) {
+        case (let inline?, nil):
+            secret = .init(try ConfigurationValueCheck(key: "\(itemKey).secret", source: source).secret(inline))
+        case (nil, let file?):
+            let check = ConfigurationValueCheck(key: "\(itemKey).secretFile", source: source)
+            secret = try check.secretFile(at: try check.string(file))
+        case (nil, nil):
+            throw ConfigurationError.invalidValue(
+                key: "\(itemKey).secret", source: source, reason: "missing; give secret or secretFile")
+        case (.some, .some):
+            throw ConfigurationError.invalidValue(
+                key: "\(itemKey).secretFile", source: source, reason: "give either secret or secretFile, not both")
+        }
+        return .init(kid: kid, secret: secret)
+    }
+
+    /// Reads a private key file: it must exist, be a readable regular file that other users cannot read (mode
+    /// `o-rwx`; `tokenvend keys generate --out` writes 0600), and hold UTF-8 text. The message names the path,
+    /// never the contents.
+    func privateKeyFile(at path: String) throws(ConfigurationError) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw fail(
+                "cannot read private key file \"\(path)\": \(errno == ENOENT ? "no such file" : "not accessible")")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw fail("cannot read private key file \"\(path)\": not a regular file")
+        }
+        guard info.st_mode & 0o007 == 0 else {
+            let mode = "0" + String(info.st_mode & 0o777, radix: 8)
+            throw fail(
+                "private key file \"\(path)\" has mode \(mode), so every user can read it; chmod 600 it (or 640)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw fail("cannot read private key file \"\(path)\": not readable")
+        }
+        guard let text = String(data: data, encoding: .utf8), !text.trimmingWhitespace.isEmpty else {
+            throw fail("private key file \"\(path)\" is empty or not UTF-8 text")
+        }
+        return text.trimmingWhitespace
+    }
+}

@@ -1,0 +1,82 @@
+import Cryptography
+import HTTPServer
+import StrictJSON
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// `GET|HEAD /.well-known/jwks.json` and `GET /.well-known/openid-configuration` (API.md "Key discovery"):
+/// bodies, `ETag` and `Cache-Control` computed once at start, since the keys only change with a restart.
+struct KeyDiscovery: Sendable {
+    /// `{"keys":[…]}`: public keys only, current first, then standby, then previous.
+    let jwksBody: [UInt8]
+    /// A strong entity tag of ``jwksBody``: a quoted base64url SHA-256-based digest.
+    let entityTag: String
+    /// `public, max-age=<jwks.maxAgeSeconds>`.
+    let cacheControl: String
+    /// The discovery document, or `nil` when `accessToken.issuer` is not an absolute https URL (then 404).
+    let openIDConfiguration: [UInt8]?
+
+    /// - Parameters:
+    ///   - jwks: the serialized public key set.
+    ///   - algorithms: the `alg` of each published key, current first (for the discovery document).
+    ///   - issuer: `accessToken.issuer`.
+    ///   - maxAge: `jwks.maxAgeSeconds`.
+    /// - Throws: `CryptographyError` when OpenSSL cannot compute the tag.
+    init(jwks: [UInt8], algorithms: [String], issuer: String, maxAge: Int) throws {
+        jwksBody = jwks
+        // HMAC-SHA-256 under a fixed public label is a hash of the body; the tag only has to change with it.
+        let digest = try HMAC(algorithm: .sha256, key: Array("tokenvend jwks etag".utf8), allowShortKey: true)
+            .authenticationCode(for: jwks)
+        entityTag = "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\""
+        cacheControl = "public, max-age=\(maxAge)"
+        openIDConfiguration = Self.discoveryDocument(issuer: issuer, algorithms: algorithms)
+    }
+
+    /// The `jwks_uri` published for `issuer`: the issuer URL (without a trailing `/`) followed by
+    /// `/.well-known/jwks.json`, which is where verifiers configured with the issuer look; `nil` unless `issuer`
+    /// is an absolute https URL with a host and no query or fragment.
+    static func jwksURI(issuer: String) -> String? {
+        guard let url = URL(string: issuer), url.scheme?.lowercased() == "https", let host = url.host,
+            !host.isEmpty, url.query == nil, url.fragment == nil
+        else { return nil }
+        var base = issuer
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + "/.well-known/jwks.json"
+    }
+
+    static func discoveryDocument(issuer: String, algorithms: [String]) -> [UInt8]? {
+        guard let uri = jwksURI(issuer: issuer) else { return nil }
+        var seen: Set<String> = []
+        let distinct = algorithms.filter { seen.insert($0).inserted }
+        let document = JSONObject([
+            .init(name: "issuer", value: .string(issuer)),
+            .init(name: "jwks_uri", value: .string(uri)),
+            .init(name: "id_token_signing_alg_values_supported", value: .array(distinct.map(JSONValue.string))),
+        ])
+        return document.serialized()
+    }
+
+    /// The answer to `GET` or `HEAD /.well-known/jwks.json`: 200 with the set, or 304 without a body when
+    /// `If-None-Match` matches; both with `ETag` and `Cache-Control`. A malformed `If-None-Match` is ignored.
+    func jwks(_ request: HTTPRequest) -> HTTPResponse {
+        var headers: HTTPHeaders = ["ETag": entityTag, "Cache-Control": cacheControl]
+        let condition = EntityTagCondition.evaluate(request.headers.values(for: "If-None-Match"), current: entityTag)
+        if condition == .matches { return HTTPResponse(status: .notModified, headers: headers) }
+        headers.add(name: "Content-Type", value: "application/json")
+        return HTTPResponse(status: .ok, headers: headers, body: jwksBody)
+    }
+
+    /// The answer to `GET /.well-known/openid-configuration`: the document, or 404 `not_found`.
+    func openID(_ request: HTTPRequest) -> HTTPResponse {
+        guard let document = openIDConfiguration else {
+            return .error(
+                status: .notFound, code: "not_found",
+                message: "No discovery document: accessToken.issuer is not an https URL.")
+        }
+        return .json(bytes: document, headers: ["Cache-Control": cacheControl])
+    }
+}

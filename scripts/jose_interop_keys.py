@@ -1,0 +1,185 @@
+"""ES256/EdDSA access tokens and JWKS checked by code nobody here wrote (run by scripts/jose-interop.sh).
+
+For ES256 and EdDSA: `tokenvend keys generate` makes the key, `tokenvend serve` runs with it, a user logs in,
+PyJWT's PyJWKClient and joserfc's KeySet fetch /.well-known/jwks.json over loopback and verify the access token
+(header {"alg","typ":"at+jwt","kid"}), and both refuse it after a one-byte tamper. Then PyJWT signs tokens with
+private JWKs of a set it made, and `tokenvend jwt verify --jwks` accepts them against the public set (file and
+URL) and refuses a tampered one.
+
+usage: python3 scripts/jose_interop_keys.py TOKENVEND_BINARY WORK_FOLDER   (prints ok/FAIL lines, exit 1 on a failure)
+"""
+import http.server
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import jwt
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from joserfc import jwt as jose_jwt
+from joserfc.jwk import KeySet
+
+binary, work = sys.argv[1], sys.argv[2]
+failures = 0
+
+
+def report(ok, text):
+    global failures
+    print(("ok   - " if ok else "FAIL - ") + text, file=sys.stdout if ok else sys.stderr)
+    if not ok:
+        failures += 1
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def tamper(token):
+    """The token with one byte of its signature changed."""
+    index = len(token) - 5
+    return token[:index] + ("A" if token[index] != "A" else "B") + token[index + 1:]
+
+
+def call(port, method, path, body=None, bearer=None):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    if bearer:
+        request.add_header("Authorization", f"Bearer {bearer}")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def serve_with(alg):
+    kid = f"interop-{alg.lower()}"
+    key_file = os.path.join(work, f"{kid}.pem")
+    public = subprocess.run([binary, "keys", "generate", "--alg", alg, "--kid", kid, "--out", key_file],
+                            check=True, capture_output=True, text=True).stdout
+    report(oct(os.stat(key_file).st_mode & 0o777) == "0o600", f"{alg}: keys generate --out writes the key with mode 0600")
+    report(json.loads(public).get("kid") == kid and "d" not in json.loads(public),
+           f"{alg}: keys generate prints the public JWK only")
+    port = free_port()
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("TOKENVEND_")}
+    environment.update({
+        "TOKENVEND_SERVER_PORT": str(port), "TOKENVEND_DATABASE_PATH": os.path.join(work, f"{kid}.sqlite"),
+        "TOKENVEND_PASSWORD_TIME_COST": "1", "TOKENVEND_PASSWORD_MEMORY_COST": "8192",
+        "TOKENVEND_ACCESS_TOKEN_KEYS": json.dumps(
+            [{"kid": kid, "alg": alg, "privateKeyFile": key_file, "state": "current"}]),
+    })
+    log = open(os.path.join(work, f"{kid}.log"), "w")
+    server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1"], env=environment, stdout=log, stderr=log,
+                              cwd=work)
+    try:
+        for _ in range(400):
+            try:
+                call(port, "GET", "/healthz")
+                break
+            except OSError:
+                assert server.poll() is None, open(os.path.join(work, f"{kid}.log")).read()
+                time.sleep(0.05)
+        credentials = {"email": f"{kid}@example.com", "password": "correct horse battery"}
+        call(port, "POST", "/auth/register", credentials)
+        token = call(port, "POST", "/auth/login", credentials)["accessToken"]
+        url = f"http://127.0.0.1:{port}/.well-known/jwks.json"
+        report(jwt.get_unverified_header(token) == {"alg": alg, "typ": "at+jwt", "kid": kid},
+               f"{alg}: the access token header is {{alg, typ: at+jwt, kid}}")
+
+        signing_key = jwt.PyJWKClient(url, cache_keys=False).get_signing_key_from_jwt(token)
+        claims = jwt.decode(token, signing_key.key, algorithms=[alg], audience="tokenvend", issuer="tokenvend",
+                            options={"require": ["exp", "iat", "sub", "sid"]})
+        report(claims["email"] == credentials["email"], f"{alg}: PyJWKClient verifies the access token from the JWKS")
+        try:
+            jwt.decode(tamper(token), signing_key.key, algorithms=[alg], audience="tokenvend")
+            report(False, f"{alg}: PyJWT accepted a tampered token")
+        except jwt.InvalidTokenError:
+            report(True, f"{alg}: PyJWT refuses the token tampered in one byte")
+
+        with urllib.request.urlopen(url, timeout=10) as response:
+            key_set = KeySet.import_key_set(json.loads(response.read()))
+        decoded = jose_jwt.decode(token, key_set, algorithms=[alg])
+        jose_jwt.JWTClaimsRegistry(iss={"essential": True, "value": "tokenvend"},
+                                   aud={"essential": True, "value": "tokenvend"}).validate(decoded.claims)
+        report(decoded.claims["sub"] == claims["sub"], f"{alg}: joserfc's KeySet verifies the access token")
+        try:
+            jose_jwt.decode(tamper(token), key_set, algorithms=[alg])
+            report(False, f"{alg}: joserfc accepted a tampered token")
+        except Exception:  # joserfc raises BadSignatureError (a JoseError)
+            report(True, f"{alg}: joserfc refuses the token tampered in one byte")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def pyjwt_signs_for_tokenvend():
+    """PyJWT signs with private JWKs of a set; tokenvend verifies against the public set (file and URL)."""
+    private_keys = {"py-es256": ("ES256", ec.generate_private_key(ec.SECP256R1())),
+                    "py-eddsa": ("EdDSA", ed25519.Ed25519PrivateKey.generate())}
+    private_set, public_set = [], []
+    for kid, (alg, key) in private_keys.items():
+        algorithm = jwt.get_algorithm_by_name(alg)
+        private = json.loads(algorithm.to_jwk(key))
+        private.update({"kid": kid, "alg": alg, "use": "sig"})
+        private_set.append(private)
+        public = json.loads(algorithm.to_jwk(key.public_key()))
+        public.update({"kid": kid, "alg": alg, "use": "sig"})
+        public_set.append(public)
+    set_file = os.path.join(work, "py-set.json")
+    with open(set_file, "w") as handle:
+        json.dump({"keys": public_set}, handle)
+
+    class SetHandler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps({"keys": public_set}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *arguments):
+            pass
+
+    served = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SetHandler)
+    threading.Thread(target=served.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{served.server_address[1]}/jwks.json"
+    now = int(time.time())
+    try:
+        for private in private_set:
+            key = jwt.PyJWK(private)
+            token = jwt.encode({"sub": "u1", "iat": now, "exp": now + 600}, key, algorithm=private["alg"],
+                               headers={"kid": private["kid"]})
+            for source in (set_file, url):
+                result = subprocess.run([binary, "jwt", "verify", "--jwks", source, token],
+                                        capture_output=True, text=True)
+                report(result.returncode == 0 and json.loads(result.stdout)["sub"] == "u1",
+                       f"{private['alg']}: a PyJWT token verifies in tokenvend jwt verify --jwks {'URL' if source == url else 'FILE'}")
+            refused = subprocess.run([binary, "jwt", "verify", "--jwks", set_file, tamper(token)],
+                                     capture_output=True, text=True)
+            report(refused.returncode == 1, f"{private['alg']}: tokenvend jwt verify --jwks refuses the tampered token")
+            other_kid = [p["kid"] for p in private_set if p["kid"] != private["kid"]][0]
+            swapped = jwt.encode({"sub": "u1", "exp": now + 600}, key, algorithm=private["alg"],
+                                 headers={"kid": other_kid})
+            refused = subprocess.run([binary, "jwt", "verify", "--jwks", set_file, swapped],
+                                     capture_output=True, text=True)
+            report(refused.returncode == 1,
+                   f"{private['alg']}: a token naming another key's kid is refused (the kid fixes key and alg)")
+    finally:
+        served.shutdown()
+
+
+for alg in ("ES256", "EdDSA"):
+    try:
+        serve_with(alg)
+    except Exception as error:  # a failed call or an assertion: report it and go on
+        report(False, f"{alg}: {type(error).__name__}: {error}")
+try:
+    pyjwt_signs_for_tokenvend()
+except Exception as error:
+    report(False, f"PyJWT-signed tokens: {type(error).__name__}: {error}")
+sys.exit(1 if failures else 0)
