@@ -46,7 +46,7 @@ let package = Package(
         // Strict JSON reader and the one JSON string/number writer; no dependencies.
         .target(name: "StrictJSON", swiftSettings: wrapperSettings),
         // HMAC, base64url, secure random, constant-time compare on OpenSSL (and the asymmetric algorithms to come).
-        .target(name: "Cryptography", dependencies: ["COpenSSL"], swiftSettings: wrapperSettings),
+        .target(name: "Cryptography", dependencies: ["COpenSSL", "CSodium"], swiftSettings: wrapperSettings),
         .target(name: "JWT", dependencies: ["Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
         // The one atomic 0600 file writer and `mkdir -p -m 0700`; no dependencies, no Foundation.
         .target(name: "PrivateFiles", swiftSettings: wrapperSettings),
@@ -100,7 +100,7 @@ let package = Package(
         // Micro-benchmarks, run by `make bench` (release build); not part of the test suite.
         .executableTarget(
             name: "tokenvend-bench",
-            dependencies: ["JWT", "Cryptography", "StrictJSON", "COpenSSL"],
+            dependencies: ["JWT", "Cryptography", "StrictJSON", "COpenSSL", "CSodium"],
             swiftSettings: swiftSettings
         ),
 

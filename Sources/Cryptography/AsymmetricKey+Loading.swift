@@ -12,14 +12,14 @@ extension AsymmetricKey {
         defer { HMACWorkspace.cleanse(&bytes) }
         let (key, isPrivate) = try PKey.decode(pem: bytes)
         try Self.check(key, algorithm: algorithm, isPrivate: isPrivate)
-        self.init(key: key, algorithm: algorithm, isPrivate: isPrivate)
+        try self.init(key: key, algorithm: algorithm, isPrivate: isPrivate)
     }
 
     /// Loads a public key from its DER SubjectPublicKeyInfo (RFC 5280), with the same checks as `init(pem:)`.
     public init(subjectPublicKeyInfo der: [UInt8], algorithm: Algorithm) throws(CryptographyError) {
         let key = try PKey.decode(subjectPublicKeyInfo: der)
         try Self.check(key, algorithm: algorithm, isPrivate: false)
-        self.init(key: key, algorithm: algorithm, isPrivate: false)
+        try self.init(key: key, algorithm: algorithm, isPrivate: false)
     }
 
     /// A P-256 key from its affine coordinates `x`, `y` and, for a private key, the scalar `d` (JWK `x`, `y`, `d`:
@@ -28,7 +28,7 @@ extension AsymmetricKey {
     /// - Throws: `CryptographyError.invalidKey(.wrongComponentLength)`, `.invalidKey(.invalidPublicKey)` for a point
     ///   not on the curve, `.invalidKey(.mismatchedPublicKey)` when `d` does not give (x, y).
     public init(p256X x: [UInt8], y: [UInt8], d: [UInt8]? = nil) throws(CryptographyError) {
-        self.init(key: try PKey.p256(x: x, y: y, d: d), algorithm: .ecdsaP256SHA256, isPrivate: d != nil)
+        try self.init(key: try PKey.p256(x: x, y: y, d: d), algorithm: .ecdsaP256SHA256, isPrivate: d != nil)
     }
 
     /// An Ed25519 key from its public key `x` and, for a private key, its 32-byte seed `d` (RFC 8037 §2).
@@ -36,7 +36,7 @@ extension AsymmetricKey {
     /// With both, `x` must be the public key of `d`. Either may be omitted, not both.
     /// - Throws: `CryptographyError.invalidKey(.wrongComponentLength)` or `.invalidKey(.mismatchedPublicKey)`.
     public init(ed25519X x: [UInt8]?, d: [UInt8]? = nil) throws(CryptographyError) {
-        self.init(key: try PKey.ed25519(x: x, d: d), algorithm: .ed25519, isPrivate: d != nil)
+        try self.init(key: try PKey.ed25519(x: x, d: d), algorithm: .ed25519, isPrivate: d != nil)
     }
 
     /// An RSA public key from its modulus `n` and public exponent `e` (big-endian, RFC 7518 §6.3.1).
@@ -46,7 +46,7 @@ extension AsymmetricKey {
     public init(rsaModulus n: [UInt8], exponent e: [UInt8]) throws(CryptographyError) {
         let key = try PKey.rsa(modulus: n, exponent: e)
         try Self.check(key, algorithm: .rsaPKCS1SHA256, isPrivate: false)
-        self.init(key: key, algorithm: .rsaPKCS1SHA256, isPrivate: false)
+        try self.init(key: key, algorithm: .rsaPKCS1SHA256, isPrivate: false)
     }
 
     /// Refuses a decoded key that does not fit `algorithm`.

