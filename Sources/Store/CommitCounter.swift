@@ -32,10 +32,15 @@ import Atomics
     private static let mappedLength = 4096
 
     /// Opens (creating with mode 0600 if missing) and maps the counter file of the database at `databasePath`.
-    /// - Returns: nil when the file cannot be created, sized or mapped (a read-only folder, say): callers then
-    ///   read the database every time.
+    ///
+    /// The database path is resolved first (`realpath`), as SQLite resolves it for its `-wal` and `-shm`
+    /// files, so every process reaches the same counter whichever symbolic link it opened the database by.
+    /// - Returns: nil when the file cannot be created, sized or mapped. `Database` then refuses to open: a
+    ///   process whose writes did not move the counter would leave the others' kept answers stale.
     init?(databasePath: String) {
-        let path = databasePath + "-commits"
+        guard let resolved = unsafe realpath(databasePath, nil) else { return nil }
+        let path = unsafe String(cString: resolved) + "-commits"
+        unsafe free(resolved)
         let descriptor = unsafe open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return nil }
         defer { _ = close(descriptor) }

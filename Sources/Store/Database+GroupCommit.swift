@@ -54,7 +54,7 @@ extension Database {
             } catch {
                 guard !needsReopen(after: error, connection), rollBackSavepoint(connection) else {
                     abandon(connection, after: error)
-                    commitCounter?.increment()
+                    commitCounter.increment()
                     retryOneByOne(batch)
                     return
                 }
@@ -65,12 +65,12 @@ extension Database {
             try connection.execute("COMMIT")
         } catch {
             abandon(connection, after: error)
-            commitCounter?.increment()
+            commitCounter.increment()
             retryOneByOne(batch)
             return
         }
         // After the COMMIT and before anyone resumes (see `CommitCounter`).
-        commitCounter?.increment()
+        commitCounter.increment()
         commits.add(1, ordering: .relaxed)
         for (write, failure) in zip(batch, failures) { finish(write, failure) }
     }

@@ -62,9 +62,9 @@ public final class Database: Sendable {
     private let watcher: Mutex<Connection?>
     private let openReader: @Sendable () throws(StoreError) -> Connection
     let commits = Atomic<UInt64>(0)
-    /// The counter every process's write transactions on this file increment (nil if it cannot be mapped).
-    let commitCounter: CommitCounter?
-    /// Session liveness kept between writes; nil when disabled or without a commit counter.
+    /// The counter every process's write transactions on this file increment.
+    let commitCounter: CommitCounter
+    /// Session liveness kept between writes; nil when `statusCacheLifetime` is zero.
     let statusCache: SessionStatusCache?
     let queuedWrites = Atomic<Int>(0)
     /// Async writes waiting for a group commit (`Database+GroupCommit.swift`).
@@ -91,9 +91,10 @@ public final class Database: Sendable {
             try connection.executeScript("PRAGMA query_only = ON; PRAGMA foreign_keys = ON;")
             return connection
         }
-        let counter = CommitCounter(databasePath: path)
+        // Every process on the file must move the counter, or the others' kept session answers go stale.
+        guard let counter = CommitCounter(databasePath: path) else { throw .unavailable(.cannotOpen) }
         commitCounter = counter
-        if let counter, configuration.statusCacheLifetime > .zero {
+        if configuration.statusCacheLifetime > .zero {
             statusCache = SessionStatusCache(counter: counter, lifetime: configuration.statusCacheLifetime)
         } else {
             statusCache = nil
@@ -101,7 +102,7 @@ public final class Database: Sendable {
         let first = try openWriter()
         let mode = try first.queryOne("PRAGMA journal_mode = WAL")?.optionalString(0)
         guard mode == "wal" else { throw .misuse("journal_mode WAL refused (got \(mode ?? "nothing"))") }
-        defer { counter?.increment() }
+        defer { counter.increment() }
         try Migrator.migrate(first, to: Schema.migrations)
         writer = WriterSlot(connection: first, open: openWriter)
         readers = ReaderPool(capacity: configuration.readerCount, open: openReader)
@@ -191,7 +192,7 @@ public final class Database: Sendable {
         writerQueue.sync { writer.close() }
         readers.close()
         statusCache?.close()
-        commitCounter?.detach()
+        commitCounter.detach()
         watcher.withLock { $0 = nil }
     }
 
@@ -200,7 +201,7 @@ public final class Database: Sendable {
         Result { () throws(StoreError) -> T in
             let connection = try writer.connection()
             // After the transaction ends, committed or not (see `CommitCounter`): never before the COMMIT.
-            defer { commitCounter?.increment() }
+            defer { commitCounter.increment() }
             do throws(StoreError) {
                 try connection.execute("BEGIN IMMEDIATE")
                 let value = try body(connection)
@@ -264,7 +265,7 @@ extension Database {
     /// Runs `body` on the writer connection outside any transaction (tests use it for pragmas such as
     /// `max_page_count` and `query_only`).
     func withWriterConnection<T>(_ body: (Connection) throws(StoreError) -> T) throws(StoreError) -> T {
-        defer { commitCounter?.increment() }
+        defer { commitCounter.increment() }
         return try writerQueue.sync { Result { () throws(StoreError) -> T in try body(try writer.connection()) } }
             .get()
     }

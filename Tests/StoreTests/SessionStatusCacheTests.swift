@@ -185,7 +185,7 @@ import Testing
         let (_, session) = try Self.liveSession(database)
         let sessions = SessionStore(database: database)
         #expect(try sessions.status(sessionID: session.id) != nil)
-        let counter = try #require(database.commitCounter)
+        let counter = database.commitCounter
         let shared = try temporary.open()
         defer { shared.close() }
         database.close()
@@ -196,10 +196,33 @@ import Testing
         #expect(counter.value == detached)
     }
 
+    @Test("a database opened through a symbolic link shares the counter of the file it points to")
+    func symbolicLinkSharesCounter() throws {
+        try TemporaryDatabase.with { database, temporary in
+            let link = temporary.folder.appendingPathComponent("link.sqlite").path
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: temporary.path)
+            let linked = try Database(configuration: .init(path: link))
+            defer { linked.close() }
+            #expect(linked.commitCounter.path == database.commitCounter.path)
+            let before = database.commitCounter.value
+            _ = try Fixture.user(linked, email: "bob@example.com")
+            #expect(database.commitCounter.value > before)
+        }
+    }
+
+    @Test("a database whose counter file cannot be made refuses to open: its writes would go unseen")
+    func counterRequired() throws {
+        let temporary = try TemporaryDatabase()
+        defer { temporary.remove() }
+        try FileManager.default.createDirectory(
+            atPath: temporary.path + "-commits", withIntermediateDirectories: false)
+        #expect(throws: StoreError.unavailable(.cannotOpen)) { try temporary.open() }
+    }
+
     @Test("the cache holds at most its capacity")
     func bounded() throws {
         try TemporaryDatabase.with { database, _ in
-            let counter = try #require(database.commitCounter)
+            let counter = database.commitCounter
             let cache = SessionStatusCache(counter: counter, lifetime: .seconds(60), capacity: 64)
             for index in 0..<1000 { cache.store(nil, for: "s\(index)", stamp: cache.stamp()) }
             #expect(cache.count <= 64 && cache.count > 0)
@@ -209,7 +232,7 @@ import Testing
     @Test("an answer read before a write ended is not kept")
     func staleStampRefused() throws {
         try TemporaryDatabase.with { database, _ in
-            let counter = try #require(database.commitCounter)
+            let counter = database.commitCounter
             let cache = SessionStatusCache(counter: counter, lifetime: .seconds(60))
             let stamp = cache.stamp()
             _ = try Self.liveSession(database)
@@ -222,7 +245,7 @@ import Testing
     @Test("the counter file is private (0600) and shared by every Database on the file")
     func counterFile() throws {
         try TemporaryDatabase.with { database, temporary in
-            let counter = try #require(database.commitCounter)
+            let counter = database.commitCounter
             let attributes = try FileManager.default.attributesOfItem(atPath: counter.path)
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
             let other = try temporary.open()
