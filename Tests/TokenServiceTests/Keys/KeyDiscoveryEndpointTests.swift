@@ -1,4 +1,5 @@
 import Foundation
+import JWT
 import Testing
 import TokenService
 import TokenServiceTesting
@@ -89,15 +90,30 @@ struct KeyDiscoveryEndpointTests {
             let plain = try await FreshConnection.request(port: server.port, "GET", "/.well-known/openid-configuration")
             #expect(plain.status == 404)
         }
-        try await withTestServer(environment: ["TOKENVEND_ACCESS_TOKEN_ISSUER": "https://auth.example.com/tenant/"]) {
-            server in
+        var environment = try KeyFixtures.environment([
+            KeyFixtures.generate("es", .es256, state: "current"), KeyFixtures.generate("ed", .edDSA, state: "standby"),
+        ])
+        environment["TOKENVEND_ACCESS_TOKEN_ISSUER"] = "https://auth.example.com/tenant/"
+        try await withTestServer(environment: environment) { server in
             let answer = try await FreshConnection.request(
                 port: server.port, "GET", "/.well-known/openid-configuration")
             #expect(answer.status == 200)
             let object = try answer.object()
             #expect(object["issuer"] as? String == "https://auth.example.com/tenant/")
             #expect(object["jwks_uri"] as? String == "https://auth.example.com/tenant/.well-known/jwks.json")
-            #expect(object["id_token_signing_alg_values_supported"] as? [String] == [])
+            #expect(object["id_token_signing_alg_values_supported"] as? [String] == ["ES256", "EdDSA"])
+        }
+    }
+
+    @Test("openid-configuration is 404 not_found when only HS512 keys exist, even with an https issuer")
+    func openIDConfigurationWithoutPublishedKeys() async throws {
+        try await withTestServer(environment: ["TOKENVEND_ACCESS_TOKEN_ISSUER": "https://auth.example.com/tenant/"]) {
+            server in
+            let answer = try await FreshConnection.request(
+                port: server.port, "GET", "/.well-known/openid-configuration")
+            #expect(answer.status == 404)
+            #expect(answer.errorCode == "not_found")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("no ES256 or EdDSA key is published"))
         }
     }
 }
