@@ -4,8 +4,8 @@ import Store
 import StrictJSON
 
 /// Signs and verifies access tokens: a JWS signed with the current key of the ring (HS512, ES256 or EdDSA),
-/// header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`,
-/// `sub`, `sid`, `iat`, `exp`, `jti`, `email`, `role`, `tenantId` (API.md "Access tokens").
+/// header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`, `sub`, `sid`, `iat`, `exp`, `jti`, `email`, `role`,
+/// `tenantId` (API.md "Access tokens").
 ///
 /// Verification fixes the algorithm by the key (the header must match exactly), rejects an unknown or missing
 /// `kid`, requires `exp` and `iat`, honours `nbf`, checks `iss`, `aud` and `typ`, all with the configured leeway,
