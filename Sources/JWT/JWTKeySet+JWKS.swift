@@ -1,5 +1,5 @@
 import Cryptography
-public import StrictJSON
+import StrictJSON
 
 /// Building a verify-only key set from a third-party JWK Set (an identity provider's `jwks_uri`, a file), leniently
 /// as RFC 7517 §5 asks: keys that cannot verify here are skipped and reported, never fatal on their own.
@@ -35,7 +35,7 @@ extension JWTKeySet {
                 skipped.append(SkippedJWK(index: index, kid: nil, reason: "not a JSON object"))
                 continue
             }
-            let kid: String? = if case .string(let kid) = member["kid"] { kid } else { nil }
+            let kid = member["kid"]?.stringValue
             do {
                 var jwk = try JWK(members: member)
                 jwk.stripLeadingZerosOfModulus()
