@@ -28,7 +28,9 @@ struct KeyRotationEndToEndTests {
         private let recordedContinuation: AsyncStream<Void>.Continuation
 
         init() {
-            (recorded, recordedContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            recorded = stream
+            recordedContinuation = continuation
         }
 
         /// Records an answer and wakes the waiter.
