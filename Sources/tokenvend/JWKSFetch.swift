@@ -165,7 +165,8 @@ enum JWKSFetch {
                 if state.status == 0 { state.status = (task.response as? HTTPURLResponse)?.statusCode ?? 0 }
             }
             if let error {
-                let timedOut = (error as NSError).domain == NSURLErrorDomain && (error as NSError).code == NSURLErrorTimedOut
+                let timedOut =
+                    (error as NSError).domain == NSURLErrorDomain && (error as NSError).code == NSURLErrorTimedOut
                 fail(timedOut ? .timedOut : .transport(error.localizedDescription))
             }
             done.signal()

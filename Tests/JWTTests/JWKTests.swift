@@ -119,8 +119,14 @@ import Testing
                 #"{"kty":"EC","crv":"P-256","x":"\#(p256X)","y":"\#(p256Y)","k":"c2VjcmV0"}"#,
                 "member k (a symmetric secret) is not allowed for kty EC"
             ),
-            (#"{"kty":"OKP","crv":"Ed25519","x":"\#(edX)","k":"c2VjcmV0"}"#, "member k (a symmetric secret) is not allowed for kty OKP"),
-            (#"{"kty":"RSA","n":"ofgW","e":"AQAB","k":"c2VjcmV0"}"#, "member k (a symmetric secret) is not allowed for kty RSA"),
+            (
+                #"{"kty":"OKP","crv":"Ed25519","x":"\#(edX)","k":"c2VjcmV0"}"#,
+                "member k (a symmetric secret) is not allowed for kty OKP"
+            ),
+            (
+                #"{"kty":"RSA","n":"ofgW","e":"AQAB","k":"c2VjcmV0"}"#,
+                "member k (a symmetric secret) is not allowed for kty RSA"
+            ),
         ])
     func refusals(json: String, reason: String) {
         #expect(throws: JWTError.invalidKey(reason)) { try Self.jwk(json) }

@@ -187,7 +187,8 @@ struct KeyCommandTests {
         let keys = #"[{"kid":"ed","alg":"EdDSA","privateKeyFile":"\#(path)"}]"#
         try await withTestServer(environment: ["TOKENVEND_ACCESS_TOKEN_KEYS": keys]) { server in
             let login = try await server.signUp()
-            let published = try json(String(decoding: try await server.request("GET", "/.well-known/jwks.json").body, as: UTF8.self))
+            let published = try json(
+                String(decoding: try await server.request("GET", "/.well-known/jwks.json").body, as: UTF8.self))
             let served = try #require(published["keys"] as? [[String: Any]])
             let coordinate48 = String(repeating: "AQEB", count: 16)
             let coordinate32 = String(repeating: "AQEB", count: 10) + "AQE"
@@ -198,7 +199,8 @@ struct KeyCommandTests {
             ]
             let mixed = folder.url.appending(path: "mixed.json")
             try JSONSerialization.data(withJSONObject: ["keys": unusable + served]).write(to: mixed)
-            let run = try await Self.tokenvend(["jwt", "verify", "--jwks", mixed.path, login.accessToken], in: folder.url)
+            let run = try await Self.tokenvend(
+                ["jwt", "verify", "--jwks", mixed.path, login.accessToken], in: folder.url)
             #expect(run.status == 0, "\(run.error)")
             #expect(try json(run.output)["sub"] as? String == login.userID)
             #expect(run.error.contains(#"skipped key 0 (kid "enc"): use is not sig"#))
@@ -207,7 +209,8 @@ struct KeyCommandTests {
 
             let none = folder.url.appending(path: "none.json")
             try JSONSerialization.data(withJSONObject: ["keys": unusable]).write(to: none)
-            let refused = try await Self.tokenvend(["jwt", "verify", "--jwks", none.path, login.accessToken], in: folder.url)
+            let refused = try await Self.tokenvend(
+                ["jwt", "verify", "--jwks", none.path, login.accessToken], in: folder.url)
             #expect(refused.status == 2)
             #expect(refused.error.contains("no usable verification key"))
         }

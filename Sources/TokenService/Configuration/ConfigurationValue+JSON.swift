@@ -13,7 +13,10 @@ extension ConfigurationValue {
         case .array(let values): .array(values.map(\.jsonValue))
         case .object(let members):
             .object(
-                JSONObject(members.sorted { $0.key < $1.key }.map { JSONObject.Member(name: $0.key, value: $0.value.jsonValue) }))
+                JSONObject(
+                    members.sorted { $0.key < $1.key }.map {
+                        JSONObject.Member(name: $0.key, value: $0.value.jsonValue)
+                    }))
         }
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 import JWT
 import Testing
 
+@testable import TokenService
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import TokenService
 
 /// `accessToken.keys` with `alg`, `state` and private keys: what loads, and the one-line error of each mistake.
 @Suite struct AccessKeyConfigurationTests {
