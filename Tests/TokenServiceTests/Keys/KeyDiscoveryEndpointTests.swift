@@ -1,3 +1,4 @@
+import Cryptography
 import Foundation
 import JWT
 import Testing
@@ -23,6 +24,21 @@ struct KeyDiscoveryEndpointTests {
             let again = try await FreshConnection.request(port: server.port, "GET", path)
             #expect(again.headers["etag"] == tag && again.body == answer.body)
         }
+    }
+
+    @Test("the ETag is the quoted base64url of the first 18 bytes of the body's SHA-256, and changes with the keys")
+    func entityTagIsADigest() async throws {
+        var tags: [String] = []
+        for environment in [[:], KeyFixtures.single(.es256), KeyFixtures.single(.edDSA)] {
+            try await withTestServer(environment: environment) { server in
+                let answer = try await FreshConnection.request(port: server.port, "GET", path)
+                let digest = try SHA256.hash(Array(answer.body))
+                let tag = try #require(answer.headers["etag"])
+                #expect(tag == "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\"")
+                tags.append(tag)
+            }
+        }
+        #expect(Set(tags).count == 3)
     }
 
     @Test("HEAD gives the same head without a body; a matching If-None-Match gives 304 with ETag and no body")
