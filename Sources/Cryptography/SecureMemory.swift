@@ -13,7 +13,7 @@ public enum SecureMemory {
 package enum OpenSSLErrorQueue {
     /// Whether the calling thread's queue holds no error (`ERR_peek_error() == 0`).
     package static var isEmpty: Bool {
-        unsafe ERR_peek_error() == 0
+        ERR_peek_error() == 0
     }
 
     /// Empties the calling thread's queue (`ERR_clear_error`).

@@ -9,6 +9,8 @@
     import Musl
 #endif
 
+import StrictJSON
+
 extension ConfigurationValueCheck {
     /// The members an `accessToken.keys` entry may have.
     static let accessKeyMembers = ["alg", "kid", "privateKey", "privateKeyFile", "secret", "secretFile", "state"]
