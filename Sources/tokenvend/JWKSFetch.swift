@@ -56,16 +56,16 @@ enum JWKSFetch {
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let task = session.dataTask(with: request)
+        // Cancelling (a no-op once the task completed) happens off this thread, once the delegate callback that
+        // answered has returned. swift-corelibs-foundation may go on reading a cancelled body for a while; the
+        // delegate keeps none of it, and the command exits right after.
+        defer { DispatchQueue.global().async { session.invalidateAndCancel() } }
         task.resume()
         // URLSession's own timeouts end the task; this wait is only a backstop.
-        if delegate.done.wait(timeout: .now() + timeout + 5) == .timedOut {
-            task.cancel()
-            throw .timedOut
-        }
+        if delegate.done.wait(timeout: .now() + timeout + 5) == .timedOut { throw .timedOut }
         return try delegate.result()
     }
 
@@ -143,21 +143,26 @@ enum JWKSFetch {
             if response.expectedContentLength > Int64(limit) {
                 fail(.tooLarge(limit: limit))
                 completionHandler(.cancel)
+                done.signal()
                 return
             }
             completionHandler(.allow)
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let over = state.withLock { state in
+            let over = state.withLock { state -> Bool in
+                // Past the limit nothing more is kept, however long the transfer takes to stop.
+                guard state.failure == nil else { return false }
                 if state.status == 0 { state.status = (dataTask.response as? HTTPURLResponse)?.statusCode ?? 0 }
                 state.body.append(contentsOf: data)
-                return state.body.count > limit
+                guard state.body.count > limit else { return false }
+                state.failure = .tooLarge(limit: limit)
+                state.body = []
+                return true
             }
-            if over {
-                fail(.tooLarge(limit: limit))
-                dataTask.cancel()
-            }
+            // Answer at once; the caller cancels the task. (Cancelling from inside this callback deadlocks
+            // swift-corelibs-foundation: its transfer queue waits for the callback to return.)
+            if over { done.signal() }
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
