@@ -1,3 +1,5 @@
+import StrictJSON
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -8,8 +10,6 @@
 #elseif canImport(Musl)
     import Musl
 #endif
-
-import StrictJSON
 
 extension ConfigurationValueCheck {
     /// The members an `accessToken.keys` entry may have.
