@@ -16,9 +16,9 @@
 #     rotate: N distinct tokens (default 200), one per login session; wrk's Lua script cycles through them, so
 #       each token's signature is verified once (a cache miss) and its later requests are cache hits, as with
 #       many clients that each reuse their token until it expires.
-#     uncached: N tokens (default 32768, four times the cache's 8192 entries) cycled the same way, so a token
-#       comes back only after the cache has evicted it (it evicts arbitrary entries when full): nearly every
-#       request verifies its signature. The cache cannot be disabled (there is no setting for it), so this is the
+#     uncached: N tokens (default 32768, four times the cache's 8192 entries) cycled the same way (each wrk run
+#       starting at a random token), so a token comes back only after the cache has evicted it (it evicts
+#       arbitrary entries when full): nearly every request verifies its signature; the hit count shows the rest. The cache cannot be disabled (there is no setting for it), so this is the
 #       worst case: the signature cost on every request. Tokens come from min(N, 200) login sessions, the rest
 #       from /auth/refresh on those sessions (a refresh issues a fresh access token without a password hash).
 #   --tokens N: the number of distinct tokens for rotate or uncached.
@@ -118,12 +118,14 @@ for i in "${!names[@]}"; do
   if [ "$mode" = same-token ]; then
     printf 'wrk.method="POST"\nwrk.headers["Authorization"]="Bearer %s"\n' "$at" > "$work/$name.lua"
   else
-    # Cycle through the tokens, one per request, in the same order on every server.
+    # Cycle through the tokens, one per request. Each wrk run is a new Lua state, so it starts at a random
+    # token: a run that started at the first token again would meet the tokens the previous run left cached.
     cat > "$work/$name.lua" <<LUA
 wrk.method = "POST"
 local tokens = {}
 for line in io.lines("$work/$name.tokens") do tokens[#tokens + 1] = "Bearer " .. line end
-local index = 0
+math.randomseed(os.time() + math.floor(os.clock() * 1000000))
+local index = math.random(0, #tokens - 1)
 request = function()
   index = index % #tokens + 1
   wrk.headers["Authorization"] = tokens[index]
