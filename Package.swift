@@ -45,7 +45,8 @@ let package = Package(
 
         // Strict JSON reader and the one JSON string/number writer; no dependencies.
         .target(name: "StrictJSON", swiftSettings: wrapperSettings),
-        // HMAC, base64url, secure random, constant-time compare on OpenSSL (and the asymmetric algorithms to come).
+        // HMAC, SHA-256, base64url, secure random, constant-time compare, ECDSA P-256 and RSA on OpenSSL 3; Ed25519
+        // keys loaded through OpenSSL, signed and verified with libsodium.
         .target(name: "Cryptography", dependencies: ["COpenSSL", "CSodium"], swiftSettings: wrapperSettings),
         .target(name: "JWT", dependencies: ["Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
         // The one atomic 0600 file writer and `mkdir -p -m 0700`; no dependencies, no Foundation.
@@ -147,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "tokenvendTests",
             dependencies: [
-                "tokenvend", "TokenClient", "AuthAPI", "TokenServiceTesting", "TokenClientTesting",
+                "tokenvend", "TokenClient", "AuthAPI", "TokenServiceTesting", "TokenClientTesting", "HTTPServerTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -4,7 +4,9 @@ For ES256 and EdDSA: `tokenvend keys generate` makes the key, `tokenvend serve` 
 PyJWT's PyJWKClient and joserfc's KeySet fetch /.well-known/jwks.json over loopback and verify the access token
 (header {"alg","typ":"at+jwt","kid"}), and both refuse it after a one-byte tamper. Then PyJWT signs tokens with
 private JWKs of a set it made, and `tokenvend jwt verify --jwks` accepts them against the public set (file and
-URL) and refuses a tampered one.
+URL) and refuses a tampered one. Last, a rotation seen by a caching PyJWKClient: a standby key is published
+before it signs, so after promotion the client verifies the new key's token from its cached set without a refetch;
+once the old key is revoked, a refetched set no longer holds it and the old key's token fails (at tokenvend too).
 
 usage: python3 scripts/jose_interop_keys.py TOKENVEND_BINARY WORK_FOLDER   (prints ok/FAIL lines, exit 1 on a failure)
 """
@@ -16,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import jwt
@@ -54,6 +57,115 @@ def call(port, method, path, body=None, bearer=None):
         request.add_header("Authorization", f"Bearer {bearer}")
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read() or b"{}")
+
+
+def start_server(port, database, keys, log_name):
+    """Starts `tokenvend serve` on `port` with `keys` (TOKENVEND_ACCESS_TOKEN_KEYS) and waits until it answers."""
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("TOKENVEND_")}
+    environment.update({
+        "TOKENVEND_SERVER_PORT": str(port), "TOKENVEND_DATABASE_PATH": database,
+        "TOKENVEND_PASSWORD_TIME_COST": "1", "TOKENVEND_PASSWORD_MEMORY_COST": "8192",
+        "TOKENVEND_ACCESS_TOKEN_KEYS": json.dumps(keys),
+    })
+    log_path = os.path.join(work, log_name)
+    log = open(log_path, "w")
+    server = subprocess.Popen([binary, "serve", "--host", "127.0.0.1"], env=environment, stdout=log, stderr=log,
+                              cwd=work)
+    for _ in range(400):
+        try:
+            call(port, "GET", "/healthz")
+            return server
+        except OSError:
+            assert server.poll() is None, open(log_path).read()
+            time.sleep(0.05)
+    raise AssertionError(f"server on {port} did not start")
+
+
+def stop_server(server):
+    server.terminate()
+    server.wait(timeout=30)
+
+
+class CountingJWKClient(jwt.PyJWKClient):
+    """PyJWKClient with its JWK Set cache on, counting the times it fetches the set."""
+
+    def __init__(self, url):
+        super().__init__(url, cache_keys=False, cache_jwk_set=True, lifespan=3600)
+        self.fetches = 0
+
+    def fetch_data(self):
+        self.fetches += 1
+        return super().fetch_data()
+
+
+def rotation_with_caching_client():
+    """standby → current → previous → revoked, watched by a PyJWKClient that caches the set."""
+    old_kid, new_kid = "rot-old", "rot-new"
+    files = {}
+    for kid, alg in ((old_kid, "ES256"), (new_kid, "EdDSA")):
+        files[kid] = os.path.join(work, f"{kid}.pem")
+        subprocess.run([binary, "keys", "generate", "--alg", alg, "--kid", kid, "--out", files[kid]],
+                       check=True, capture_output=True)
+
+    def keys(old_state, new_state):
+        return [{"kid": old_kid, "alg": "ES256", "privateKeyFile": files[old_kid], "state": old_state},
+                {"kid": new_kid, "alg": "EdDSA", "privateKeyFile": files[new_kid], "state": new_state}]
+
+    port, database = free_port(), os.path.join(work, "rotation.sqlite")
+    url = f"http://127.0.0.1:{port}/.well-known/jwks.json"
+    credentials = {"email": "rotation@example.com", "password": "correct horse battery"}
+    client = CountingJWKClient(url)
+
+    def verify(token, alg):
+        key = client.get_signing_key_from_jwt(token)
+        return jwt.decode(token, key.key, algorithms=[alg], audience="tokenvend", issuer="tokenvend")
+
+    # 1. The new key is standby: published, not signing. The client fetches the set once for the old key's token.
+    server = start_server(port, database, keys("current", "standby"), "rotation-1.log")
+    try:
+        call(port, "POST", "/auth/register", credentials)
+        old_token = call(port, "POST", "/auth/login", credentials)["accessToken"]
+        report(jwt.get_unverified_header(old_token)["kid"] == old_kid, "rotation: the current key signs")
+        verify(old_token, "ES256")
+        cached = [key.key_id for key in client.get_jwk_set().keys]
+        report(client.fetches == 1 and cached == [old_kid, new_kid],
+               "rotation: PyJWKClient caches a set holding the standby key before it signs")
+    finally:
+        stop_server(server)
+
+    # 2. Promoted: the new key signs, the old one is previous. The cached set already holds the new key.
+    server = start_server(port, database, keys("previous", "current"), "rotation-2.log")
+    try:
+        new_token = call(port, "POST", "/auth/login", credentials)["accessToken"]
+        report(jwt.get_unverified_header(new_token)["kid"] == new_kid, "rotation: after promotion the new key signs")
+        verify(new_token, "EdDSA")
+        verify(old_token, "ES256")
+        report(client.fetches == 1,
+               "rotation: the caching PyJWKClient verifies the new key's token (and the old one's) without a refetch")
+        report(call(port, "GET", "/auth/me", bearer=old_token)["email"] == credentials["email"],
+               "rotation: tokenvend still accepts the previous key's token")
+    finally:
+        stop_server(server)
+
+    # 3. Revoked: the old key leaves the set. After a refetch the client verifies the new token only.
+    server = start_server(port, database, keys("revoked", "current"), "rotation-3.log")
+    try:
+        client.get_jwk_set(refresh=True)
+        verify(new_token, "EdDSA")
+        try:
+            verify(old_token, "ES256")
+            report(False, "rotation: PyJWKClient accepted the revoked key's token after refetching the set")
+        except jwt.PyJWKClientError:
+            report(client.fetches >= 2, "rotation: after refetching, PyJWKClient refuses the revoked key's token")
+        try:
+            call(port, "GET", "/auth/me", bearer=old_token)
+            report(False, "rotation: tokenvend accepted the revoked key's token")
+        except urllib.error.HTTPError as error:
+            report(error.code == 401, "rotation: tokenvend answers 401 to the revoked key's token")
+        report(call(port, "GET", "/auth/me", bearer=new_token)["email"] == credentials["email"],
+               "rotation: tokenvend accepts the new key's token")
+    finally:
+        stop_server(server)
 
 
 def serve_with(alg):
@@ -182,4 +294,8 @@ try:
     pyjwt_signs_for_tokenvend()
 except Exception as error:
     report(False, f"PyJWT-signed tokens: {type(error).__name__}: {error}")
+try:
+    rotation_with_caching_client()
+except Exception as error:
+    report(False, f"rotation with a caching PyJWKClient: {type(error).__name__}: {error}")
 sys.exit(1 if failures else 0)

@@ -13,7 +13,6 @@ extension AsymmetricKey {
     /// The public components of this key.
     /// - Throws: `CryptographyError.cryptoFailure` when OpenSSL fails.
     public func publicComponents() throws(CryptographyError) -> PublicComponents {
-        let key = engine.key
         switch algorithm {
         case .ecdsaP256SHA256:
             return .p256(x: try key.bigNumberParameter("qx", width: 32), y: try key.bigNumberParameter("qy", width: 32))
@@ -31,8 +30,8 @@ extension AsymmetricKey {
     public func privateScalar() throws(CryptographyError) -> [UInt8] {
         guard isPrivate else { throw .invalidKey(.notPrivate) }
         switch algorithm {
-        case .ecdsaP256SHA256: return try engine.key.bigNumberParameter("priv", width: 32)
-        case .ed25519: return try engine.key.rawPrivateKey()
+        case .ecdsaP256SHA256: return try key.bigNumberParameter("priv", width: 32)
+        case .ed25519: return try key.rawPrivateKey()
         case .rsaPKCS1SHA256: throw .invalidKey(.unsupportedOperation)
         }
     }
@@ -40,14 +39,14 @@ extension AsymmetricKey {
     /// The DER SubjectPublicKeyInfo of the public half (RFC 5280 §4.1.2.7).
     /// - Throws: `CryptographyError.cryptoFailure` when OpenSSL fails.
     public func subjectPublicKeyInfo() throws(CryptographyError) -> [UInt8] {
-        try engine.key.subjectPublicKeyInfo()
+        try key.subjectPublicKeyInfo()
     }
 
     /// The private key as PKCS#8 `-----BEGIN PRIVATE KEY-----` PEM, unencrypted, for a 0600 key file.
     /// - Throws: `CryptographyError.invalidKey(.notPrivate)` for a public key, `.cryptoFailure`.
     public func privateKeyPEM() throws(CryptographyError) -> String {
         guard isPrivate else { throw .invalidKey(.notPrivate) }
-        return try engine.key.pkcs8PEM()
+        return try key.pkcs8PEM()
     }
 
     /// The public key as SPKI `-----BEGIN PUBLIC KEY-----` PEM.

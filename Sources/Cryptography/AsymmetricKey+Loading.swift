@@ -9,7 +9,7 @@ extension AsymmetricKey {
     ///   `.invalidPublicKey`, `.mismatchedPublicKey` or `.weakRSAKey`; `.cryptoFailure`.
     public init(pem: String, algorithm: Algorithm) throws(CryptographyError) {
         var bytes = Array(pem.utf8)
-        defer { HMACWorkspace.cleanse(&bytes) }
+        defer { SecureMemory.cleanse(&bytes) }
         let (key, isPrivate) = try PKey.decode(pem: bytes)
         try Self.check(key, algorithm: algorithm, isPrivate: isPrivate)
         try self.init(key: key, algorithm: algorithm, isPrivate: isPrivate)

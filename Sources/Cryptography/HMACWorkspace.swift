@@ -41,7 +41,7 @@ internal import COpenSSL
     func setKey(_ key: [UInt8], algorithm: HMAC.Algorithm) throws(CryptographyError) {
         let md = unsafe Self.digest(algorithm)
         var block = [UInt8](repeating: 0, count: algorithm.blockByteCount)
-        defer { Self.cleanse(&block) }
+        defer { SecureMemory.cleanse(&block) }
         if key.count > block.count {
             var length: UInt32 = 0
             let hashed = unsafe key.withUnsafeBytes { source in
@@ -89,10 +89,5 @@ internal import COpenSSL
         }
         guard ok, code.count == outputByteCount else { throw .cryptoFailure }
         return code
-    }
-
-    /// Overwrites `bytes` with zeros in a way the optimizer cannot drop (`OPENSSL_cleanse`).
-    package static func cleanse(_ bytes: inout [UInt8]) {
-        unsafe bytes.withUnsafeMutableBytes { unsafe OPENSSL_cleanse($0.baseAddress, $0.count) }
     }
 }

@@ -113,12 +113,16 @@ extension PKey {
 
     /// A new random key of `type` (`"EC"` on P-256, or `"ED25519"`).
     static func generate(type: String) throws(CryptographyError) -> PKey {
-        guard let context = unsafe EVP_PKEY_CTX_new_from_name(nil, type, nil) else { throw .cryptoFailure }
+        guard let context = unsafe EVP_PKEY_CTX_new_from_name(nil, type, nil) else {
+            ERR_clear_error()
+            throw .cryptoFailure
+        }
         defer { unsafe EVP_PKEY_CTX_free(context) }
-        guard unsafe EVP_PKEY_keygen_init(context) == 1 else { throw .cryptoFailure }
-        if type == "EC", unsafe EVP_PKEY_CTX_set_group_name(context, "P-256") != 1 { throw .cryptoFailure }
         var pointer: OpaquePointer? = nil
-        guard unsafe EVP_PKEY_generate(context, &pointer) == 1, let pointer = unsafe pointer else {
+        guard unsafe EVP_PKEY_keygen_init(context) == 1,
+            unsafe type != "EC" || EVP_PKEY_CTX_set_group_name(context, "P-256") == 1,
+            unsafe EVP_PKEY_generate(context, &pointer) == 1, let pointer = unsafe pointer
+        else {
             ERR_clear_error()
             throw .cryptoFailure
         }

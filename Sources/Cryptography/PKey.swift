@@ -34,7 +34,10 @@ internal import COpenSSL
         let ok = unsafe buffer.withUnsafeMutableBufferPointer { target in
             unsafe EVP_PKEY_get_utf8_string_param(pointer, name, target.baseAddress, target.count, &length)
         }
-        guard ok == 1, length < buffer.count else { return nil }
+        guard ok == 1, length < buffer.count else {
+            ERR_clear_error()
+            return nil
+        }
         return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -44,6 +47,7 @@ internal import COpenSSL
     func bigNumberParameter(_ name: String, width: Int? = nil) throws(CryptographyError) -> [UInt8] {
         var number: OpaquePointer? = nil
         guard unsafe EVP_PKEY_get_bn_param(pointer, name, &number) == 1, let number = unsafe number else {
+            ERR_clear_error()
             throw .cryptoFailure
         }
         defer { unsafe BN_clear_free(number) }
@@ -52,7 +56,11 @@ internal import COpenSSL
         let written = unsafe bytes.withUnsafeMutableBufferPointer { target in
             unsafe BN_bn2binpad(number, target.baseAddress, Int32(target.count))
         }
-        guard written == Int32(count) else { throw .cryptoFailure }
+        guard written == Int32(count) else {
+            ERR_clear_error()
+            SecureMemory.cleanse(&bytes)
+            throw .cryptoFailure
+        }
         return bytes
     }
 
@@ -63,7 +71,10 @@ internal import COpenSSL
         let ok = unsafe bytes.withUnsafeMutableBufferPointer { target in
             unsafe EVP_PKEY_get_raw_public_key(pointer, target.baseAddress, &length)
         }
-        guard ok == 1, length == 32 else { throw .cryptoFailure }
+        guard ok == 1, length == 32 else {
+            ERR_clear_error()
+            throw .cryptoFailure
+        }
         return bytes
     }
 
@@ -75,7 +86,8 @@ internal import COpenSSL
             unsafe EVP_PKEY_get_raw_private_key(pointer, target.baseAddress, &length)
         }
         guard ok == 1, length == 32 else {
-            HMACWorkspace.cleanse(&bytes)
+            ERR_clear_error()
+            SecureMemory.cleanse(&bytes)
             throw .cryptoFailure
         }
         return bytes
@@ -84,27 +96,37 @@ internal import COpenSSL
     /// The DER SubjectPublicKeyInfo (RFC 5280 §4.1.2.7) of the key.
     func subjectPublicKeyInfo() throws(CryptographyError) -> [UInt8] {
         let count = Int(unsafe i2d_PUBKEY(pointer, nil))
-        guard count > 0 else { throw .cryptoFailure }
+        guard count > 0 else {
+            ERR_clear_error()
+            throw .cryptoFailure
+        }
         var bytes = [UInt8](repeating: 0, count: count)
         let written = unsafe bytes.withUnsafeMutableBufferPointer { target in
             var cursor = target.baseAddress
             return unsafe i2d_PUBKEY(pointer, &cursor)
         }
-        guard Int(written) == count else { throw .cryptoFailure }
+        guard Int(written) == count else {
+            ERR_clear_error()
+            throw .cryptoFailure
+        }
         return bytes
     }
 
     /// The private key as PKCS#8 `PRIVATE KEY` PEM, built in OpenSSL's secure heap (cleared when freed).
     func pkcs8PEM() throws(CryptographyError) -> String {
-        guard let bio = unsafe BIO_new(BIO_s_secmem()) else { throw .cryptoFailure }
+        guard let bio = unsafe BIO_new(BIO_s_secmem()) else {
+            ERR_clear_error()
+            throw .cryptoFailure
+        }
         defer { unsafe BIO_free(bio) }
         guard unsafe PEM_write_bio_PKCS8PrivateKey(bio, pointer, nil, nil, 0, nil, nil) == 1 else {
+            ERR_clear_error()
             throw .cryptoFailure
         }
         let pending = Int(unsafe BIO_ctrl_pending(bio))
         guard pending > 0 else { throw .cryptoFailure }
         var bytes = [UInt8](repeating: 0, count: pending)
-        defer { HMACWorkspace.cleanse(&bytes) }
+        defer { SecureMemory.cleanse(&bytes) }
         let read = unsafe bytes.withUnsafeMutableBufferPointer { target in
             unsafe BIO_read(bio, target.baseAddress, Int32(target.count))
         }
@@ -113,13 +135,17 @@ internal import COpenSSL
     }
 
     /// Runs OpenSSL's key check: the full public check (on the curve, not infinity, right order) for public keys,
-    /// the pairwise check (the public part belongs to the private part) for private ones.
+    /// the pairwise check (the public part belongs to the private part) for private ones. A failed check empties
+    /// the thread's OpenSSL error queue.
     func check(isPrivate: Bool) -> Bool {
-        guard let context = unsafe EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else { return false }
+        guard let context = unsafe EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else {
+            ERR_clear_error()
+            return false
+        }
         defer { unsafe EVP_PKEY_CTX_free(context) }
-        let publicOK = unsafe EVP_PKEY_public_check(context) == 1
-        guard isPrivate else { return publicOK }
-        guard publicOK else { return false }
-        return unsafe EVP_PKEY_pairwise_check(context) == 1
+        let passed =
+            unsafe EVP_PKEY_public_check(context) == 1 && (!isPrivate || EVP_PKEY_pairwise_check(context) == 1)
+        if !passed { ERR_clear_error() }
+        return passed
     }
 }

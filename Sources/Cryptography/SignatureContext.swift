@@ -1,40 +1,39 @@
 internal import COpenSSL
 
-/// One OpenSSL operation context bound to one key and one direction (sign or verify).
+/// One OpenSSL operation context bound to one ECDSA or RSA key and one direction (sign or verify).
 ///
-/// ECDSA and RSA use an `EVP_PKEY_CTX` initialised once (`EVP_PKEY_sign_init` / `verify_init` with SHA-256 as
-/// the signature digest) plus an `EVP_MD_CTX` for hashing the message; Ed25519 hashes internally and uses an
-/// `EVP_MD_CTX` initialised once with `EVP_DigestSignInit` / `EVP_DigestVerifyInit` (its one-shot calls may be
-/// repeated on the same context). Re-initialising costs a provider lookup per call, so contexts are pooled.
+/// An `EVP_PKEY_CTX` initialised once (`EVP_PKEY_sign_init` / `verify_init` with SHA-256 as the signature digest)
+/// plus an `EVP_MD_CTX` for hashing the message. Re-initialising costs a provider lookup per call, so contexts are
+/// pooled. (Ed25519 never comes here: it signs and verifies through libsodium, see `SodiumEd25519`.) Every failure
+/// path empties the thread's OpenSSL error queue.
 ///
 /// `@unchecked Sendable`: one thread at a time — `SignatureEngine` hands instances out and takes them back under
 /// its `Mutex`.
 @safe final class SignatureContext: @unchecked Sendable {
-    private let keyContext: OpaquePointer?
+    private let keyContext: OpaquePointer
     private let digestContext: OpaquePointer
 
     /// SHA-256, fetched once: passing `EVP_sha256()` would repeat an implicit fetch on every initialisation.
     private static let sha256 = FetchedDigest(name: "SHA256")
 
-    init(key: PKey, algorithm: AsymmetricKey.Algorithm, signing: Bool) throws(CryptographyError) {
-        guard let digestContext = unsafe EVP_MD_CTX_new() else { throw .cryptoFailure }
+    init(key: PKey, signing: Bool) throws(CryptographyError) {
+        guard let digestContext = unsafe EVP_MD_CTX_new() else {
+            ERR_clear_error()
+            throw .cryptoFailure
+        }
+        guard let context = unsafe EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else {
+            unsafe EVP_MD_CTX_free(digestContext)
+            ERR_clear_error()
+            throw .cryptoFailure
+        }
         unsafe self.digestContext = digestContext
-        switch algorithm {
-        case .ed25519:
-            unsafe self.keyContext = nil
-            let status =
-                signing
-                ? unsafe EVP_DigestSignInit_ex(digestContext, nil, nil, nil, nil, key.pointer, nil)
-                : unsafe EVP_DigestVerifyInit_ex(digestContext, nil, nil, nil, nil, key.pointer, nil)
-            guard status == 1 else { throw .cryptoFailure }
-        case .ecdsaP256SHA256, .rsaPKCS1SHA256:
-            let context = unsafe EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil)
-            unsafe self.keyContext = context
-            guard let context = unsafe context, let md = unsafe Self.sha256.pointer else { throw .cryptoFailure }
-            let initialised = signing ? unsafe EVP_PKEY_sign_init(context) : unsafe EVP_PKEY_verify_init(context)
-            guard initialised == 1, unsafe EVP_PKEY_CTX_set_signature_md(context, md) == 1 else {
-                throw .cryptoFailure
-            }
+        unsafe self.keyContext = context
+        let initialised = signing ? unsafe EVP_PKEY_sign_init(context) : unsafe EVP_PKEY_verify_init(context)
+        guard initialised == 1, let md = unsafe Self.sha256.pointer,
+            unsafe EVP_PKEY_CTX_set_signature_md(context, md) == 1
+        else {
+            ERR_clear_error()
+            throw .cryptoFailure
         }
     }
 
@@ -57,27 +56,20 @@ internal import COpenSSL
             }
             initialized = ok && length == 32 ? 32 : 0
         }
-        guard ok, digest.count == 32 else { throw .cryptoFailure }
+        guard ok, digest.count == 32 else {
+            ERR_clear_error()
+            throw .cryptoFailure
+        }
         return digest
     }
 
-    /// The DER (ECDSA), PKCS#1 (RSA) or 64-byte (Ed25519) signature of `bytes[range]`.
+    /// The DER (ECDSA) or PKCS#1 (RSA) signature of `bytes[range]`.
     func sign(_ bytes: [UInt8], range: Range<Int>, maximumLength: Int) throws(CryptographyError) -> [UInt8] {
         var signature = [UInt8](repeating: 0, count: maximumLength)
         var length = maximumLength
-        let status: Int32
-        if let keyContext = unsafe keyContext {
-            let digest = try digest(bytes, range: range)
-            status = unsafe signature.withUnsafeMutableBufferPointer { output in
-                unsafe EVP_PKEY_sign(keyContext, output.baseAddress, &length, digest, digest.count)
-            }
-        } else {
-            status = unsafe bytes.withUnsafeBufferPointer { message in
-                unsafe signature.withUnsafeMutableBufferPointer { output in
-                    let start = unsafe message.baseAddress.map { unsafe $0 + range.lowerBound }
-                    return unsafe EVP_DigestSign(digestContext, output.baseAddress, &length, start, range.count)
-                }
-            }
+        let digest = try digest(bytes, range: range)
+        let status = unsafe signature.withUnsafeMutableBufferPointer { output in
+            unsafe EVP_PKEY_sign(keyContext, output.baseAddress, &length, digest, digest.count)
         }
         guard status == 1, length <= maximumLength else {
             ERR_clear_error()
@@ -89,19 +81,9 @@ internal import COpenSSL
 
     /// Whether `signature` (DER for ECDSA) is valid for `bytes[range]`. A malformed signature is simply invalid.
     func verify(_ signature: [UInt8], for bytes: [UInt8], range: Range<Int>) throws(CryptographyError) -> Bool {
-        let status: Int32
-        if let keyContext = unsafe keyContext {
-            let digest = try digest(bytes, range: range)
-            status = unsafe signature.withUnsafeBufferPointer { sig in
-                unsafe EVP_PKEY_verify(keyContext, sig.baseAddress, sig.count, digest, digest.count)
-            }
-        } else {
-            status = unsafe bytes.withUnsafeBufferPointer { message in
-                unsafe signature.withUnsafeBufferPointer { sig in
-                    let start = unsafe message.baseAddress.map { unsafe $0 + range.lowerBound }
-                    return unsafe EVP_DigestVerify(digestContext, sig.baseAddress, sig.count, start, range.count)
-                }
-            }
+        let digest = try digest(bytes, range: range)
+        let status = unsafe signature.withUnsafeBufferPointer { sig in
+            unsafe EVP_PKEY_verify(keyContext, sig.baseAddress, sig.count, digest, digest.count)
         }
         guard status == 1 else {
             // 0 is a bad signature, a negative value a malformed one: both leave errors on this thread's queue.

@@ -1,21 +1,20 @@
 import Synchronization
 
-/// The shared state behind an `AsymmetricKey`: the key plus pools of sign and verify contexts.
+/// The shared state behind an ECDSA or RSA `AsymmetricKey`: the key plus pools of sign and verify contexts
+/// (Ed25519 signs and verifies through libsodium instead).
 ///
 /// Each call takes a context from its pool (or creates one), so no OpenSSL context is ever used by two threads at
 /// once and no call pays for the provider lookup of a fresh initialisation.
 final class SignatureEngine: Sendable {
     let key: PKey
-    let algorithm: AsymmetricKey.Algorithm
     private let signers = Mutex<[SignatureContext]>([])
     private let verifiers = Mutex<[SignatureContext]>([])
 
     /// Contexts kept per pool; more concurrent callers than this allocate and free their own.
     private static let poolLimit = 32
 
-    init(key: PKey, algorithm: AsymmetricKey.Algorithm) {
+    init(key: PKey) {
         self.key = key
-        self.algorithm = algorithm
     }
 
     func sign(_ bytes: [UInt8], range: Range<Int>, maximumLength: Int) throws(CryptographyError) -> [UInt8] {
@@ -34,7 +33,7 @@ final class SignatureEngine: Sendable {
         -> SignatureContext
     {
         if let context = pool.withLock({ $0.popLast() }) { return context }
-        return try SignatureContext(key: key, algorithm: algorithm, signing: signing)
+        return try SignatureContext(key: key, signing: signing)
     }
 
     private func release(_ context: SignatureContext, to pool: borrowing Mutex<[SignatureContext]>) {

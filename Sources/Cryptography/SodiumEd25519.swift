@@ -29,14 +29,14 @@ internal import CSodium
         var secretKey = [UInt8](repeating: 0, count: 64)
         let status = unsafe crypto_sign_seed_keypair(&derived, &secretKey, seed)
         guard status == 0, derived == publicKey else {
-            HMACWorkspace.cleanse(&secretKey)
+            SecureMemory.cleanse(&secretKey)
             throw status == 0 ? .invalidKey(.mismatchedPublicKey) : .cryptoFailure
         }
         self.secretKey = secretKey
     }
 
     deinit {
-        HMACWorkspace.cleanse(&secretKey)
+        SecureMemory.cleanse(&secretKey)
     }
 
     /// The 64-byte signature of `bytes[range]` (RFC 8032 §5.1.6).

@@ -43,7 +43,7 @@ public struct HMACKey: Sendable {
     /// - Throws: `JWTError.weakKey` when the UTF-8 form is shorter than the hash output; see `init(kid:algorithm:secret:)`.
     public init(kid: String, algorithm: JWTAlgorithm, secret: String) throws(JWTError) {
         var bytes = Array(secret.utf8)
-        defer { HMACWorkspace.cleanse(&bytes) }
+        defer { SecureMemory.cleanse(&bytes) }
         try self.init(kid: kid, algorithm: algorithm, secret: bytes)
     }
 

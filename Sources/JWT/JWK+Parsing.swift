@@ -21,10 +21,20 @@ extension JWK {
         try self.init(object: object)
     }
 
-    /// Reads and validates one JWK from a parsed JSON object; unknown members are ignored.
+    /// Reads and validates one JWK from a parsed JSON object; unknown members are ignored, except `k` (the secret
+    /// of a symmetric `oct` key, a mismatched private member on an EC, OKP or RSA key) and `oth` (multi-prime RSA),
+    /// which are refused.
     ///
     /// - Throws: `JWTError.invalidKey`, as `init(json:)`.
     public init(object: JSONObject) throws(JWTError) {
+        try self.init(members: object)
+        try validate()
+    }
+
+    /// Reads the members of one JWK with their JSON types checked, without `validate()`.
+    ///
+    /// - Throws: `JWTError.invalidKey` for a member of the wrong JSON type, no `kty`, a `k` or an `oth` member.
+    init(members object: JSONObject) throws(JWTError) {
         func string(_ name: String) throws(JWTError) -> String? {
             switch object[name] {
             case nil: return nil
@@ -33,6 +43,12 @@ extension JWK {
             }
         }
         guard let kty = try string("kty") else { throw .invalidKey("JWK has no kty") }
+        if object["k"] != nil, ["EC", "OKP", "RSA"].contains(kty) {
+            // `k` is a symmetric secret (kty "oct", RFC 7518 §6.4.1); on these keys it is a mismatched private
+            // member, never silently dropped. The message names the rule, never the value. (An "oct" key is
+            // refused by `validate()` as an unknown kty.)
+            throw .invalidKey("member k (a symmetric secret) is not allowed for kty \(kty)")
+        }
         self.init(
             kty: kty, crv: try string("crv"), x: try string("x"), y: try string("y"), n: try string("n"),
             e: try string("e"), d: try string("d"), p: try string("p"), q: try string("q"), dp: try string("dp"),
@@ -50,7 +66,6 @@ extension JWK {
         default: throw .invalidKey("JWK key_ops is not an array")
         }
         if object["oth"] != nil { throw .invalidKey("multi-prime RSA keys (oth) are not supported") }
-        try validate()
     }
 
     /// Checks the structure of the key (RFC 7517, RFC 7518 §6, RFC 8037 §2):

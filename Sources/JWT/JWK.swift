@@ -5,8 +5,8 @@ public import StrictJSON
 /// `init(json:)` validates the structure strictly (see `validate()`); building a value by hand is allowed, and
 /// `JWTKey(jwk:)` validates it again. `serialized()` writes the members in one fixed order: `kty`, `kid`, `use`,
 /// `key_ops`, `alg`, `crv`, `x`, `y`, `n`, `e`, then the private ones `d`, `p`, `q`, `dp`, `dq`, `qi`. Other
-/// members of the input (`x5c`, `k`, vendor extensions…) are ignored and never written. `description` never shows
-/// private members.
+/// members of the input (`x5c`, vendor extensions…) are ignored and never written; a `k` (symmetric secret) or
+/// `oth` member is refused. `description` never shows private members.
 ///
 /// ```swift
 /// let jwk = try JWK(json: Array(#"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKx…"}"#.utf8))

@@ -51,7 +51,7 @@ extension JWTKey {
     private static func asymmetricKey(_ jwk: JWK, algorithm: JWTAlgorithm) throws(JWTError) -> AsymmetricKey {
         let isPrivate = jwk.d != nil
         var scalar: [UInt8] = isPrivate ? try jwk.bytes(jwk.d) : []
-        defer { HMACWorkspace.cleanse(&scalar) }
+        defer { SecureMemory.cleanse(&scalar) }
         switch algorithm {
         case .es256:
             let x = try jwk.bytes(jwk.x)

@@ -4,14 +4,15 @@ import Foundation
 import JWT
 import StrictJSON
 
-/// `tokenvend jwt sign|verify|decode`: work with HS256/384/512 JSON Web Tokens from the shell.
+/// `tokenvend jwt sign|verify|decode`: work with JSON Web Tokens from the shell: HS256/384/512 with a secret file,
+/// and verification of ES256, EdDSA and RS256 tokens against a JWK Set (`verify --jwks`).
 ///
 /// Exit codes: 0 success, 1 a token failed verification or could not be decoded, 2 a usage error (bad option value,
 /// unreadable or weak secret, claims that are not a JSON object).
 struct JWTCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jwt",
-        abstract: "Sign, verify and decode HS256/HS384/HS512 JSON Web Tokens.",
+        abstract: "Sign, verify and decode JSON Web Tokens (HS256/384/512; verify also ES256/EdDSA/RS256 via --jwks).",
         subcommands: [Sign.self, Verify.self, Decode.self]
     )
 
@@ -66,7 +67,12 @@ struct JWTCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify a token; print its payload JSON and exit 0, or print why and exit 1.",
             discussion: """
-                exp is required. With --secret-file: with --kid the token's kid must match; without it any or no                 kid is accepted. With --jwks (a JWK Set file, or an https URL, or http to a loopback address): the                 token's kid picks the key, whose alg must be the header's; --alg is not used.
+                exp is required. With --secret-file: with --kid the token's kid must match; without it any or no \
+                kid is accepted. With --jwks (a JWK Set file, or an https URL, or http to a loopback address): the \
+                token's kid picks the key, whose alg must be the header's; --alg is not used. Keys of the set that \
+                cannot verify here (use "enc", ES384, PS256, RSA-OAEP, another curve…) are skipped with a note on \
+                stderr; a key without kid is used only when it is the only usable one. A URL is fetched with a \
+                10-second deadline, at most 64 KiB, and redirects only to https.
                 """
         )
 

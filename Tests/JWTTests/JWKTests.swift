@@ -115,6 +115,18 @@ import Testing
             (#"{"kty":"OKP","crv":"Ed25519","x":7}"#, "JWK member x is not a string"),
             (#"{"kty":"RSA","n":"AKH4","e":"AQAB"}"#, "n is empty or has a leading zero"),
             (#"{"kty":"RSA","n":"ofgW","e":"AQAB","p":"4Bw"}"#, "RSA private members without d"),
+            (
+                #"{"kty":"EC","crv":"P-256","x":"\#(p256X)","y":"\#(p256Y)","k":"c2VjcmV0"}"#,
+                "member k (a symmetric secret) is not allowed for kty EC"
+            ),
+            (
+                #"{"kty":"OKP","crv":"Ed25519","x":"\#(edX)","k":"c2VjcmV0"}"#,
+                "member k (a symmetric secret) is not allowed for kty OKP"
+            ),
+            (
+                #"{"kty":"RSA","n":"ofgW","e":"AQAB","k":"c2VjcmV0"}"#,
+                "member k (a symmetric secret) is not allowed for kty RSA"
+            ),
         ])
     func refusals(json: String, reason: String) {
         #expect(throws: JWTError.invalidKey(reason)) { try Self.jwk(json) }

@@ -176,4 +176,43 @@ struct KeyCommandTests {
             #expect(both.status == 2)
         }
     }
+
+    @Test("jwt verify --jwks skips keys it cannot use (enc, ES384, X25519) with a note, and refuses a set of none")
+    func verifyAgainstMixedSet() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.url.appending(path: "ed.pem").path
+        _ = try await Self.tokenvend(
+            ["keys", "generate", "--alg", "EdDSA", "--kid", "ed", "--out", path], in: folder.url)
+        let keys = #"[{"kid":"ed","alg":"EdDSA","privateKeyFile":"\#(path)"}]"#
+        try await withTestServer(environment: ["TOKENVEND_ACCESS_TOKEN_KEYS": keys]) { server in
+            let login = try await server.signUp()
+            let published = try json(
+                String(decoding: try await server.request("GET", "/.well-known/jwks.json").body, as: UTF8.self))
+            let served = try #require(published["keys"] as? [[String: Any]])
+            let coordinate48 = String(repeating: "AQEB", count: 16)
+            let coordinate32 = String(repeating: "AQEB", count: 10) + "AQE"
+            let unusable: [[String: Any]] = [
+                ["kty": "EC", "kid": "enc", "use": "enc", "crv": "P-256", "x": coordinate32, "y": coordinate32],
+                ["kty": "EC", "kid": "p384", "alg": "ES384", "crv": "P-384", "x": coordinate48, "y": coordinate48],
+                ["kty": "OKP", "kid": "x", "crv": "X25519", "x": coordinate32],
+            ]
+            let mixed = folder.url.appending(path: "mixed.json")
+            try JSONSerialization.data(withJSONObject: ["keys": unusable + served]).write(to: mixed)
+            let run = try await Self.tokenvend(
+                ["jwt", "verify", "--jwks", mixed.path, login.accessToken], in: folder.url)
+            #expect(run.status == 0, "\(run.error)")
+            #expect(try json(run.output)["sub"] as? String == login.userID)
+            #expect(run.error.contains(#"skipped key 0 (kid "enc"): use is not sig"#))
+            #expect(run.error.contains(#"skipped key 1 (kid "p384"): alg ES384 is not supported"#))
+            #expect(run.error.contains(#"skipped key 2 (kid "x"): curve X25519 is not supported"#))
+
+            let none = folder.url.appending(path: "none.json")
+            try JSONSerialization.data(withJSONObject: ["keys": unusable]).write(to: none)
+            let refused = try await Self.tokenvend(
+                ["jwt", "verify", "--jwks", none.path, login.accessToken], in: folder.url)
+            #expect(refused.status == 2)
+            #expect(refused.error.contains("no usable verification key"))
+        }
+    }
 }

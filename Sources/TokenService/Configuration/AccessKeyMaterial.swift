@@ -14,17 +14,25 @@ enum AccessKeyMaterial {
 
     /// The signing/verification key of a configured entry.
     /// - Throws: ``ConfigurationError/invalidValue`` naming `accessToken.keys[kid=…]` (no source: by now the
-    ///   layers are merged; the same check ran with the source while loading).
+    ///   layers are merged; the same check ran with the source while loading), also for an ES256 or EdDSA entry
+    ///   without a private key (never silently an HS512 key) and an HS512 entry with one.
     static func key(_ entry: TokenServiceConfiguration.SigningKey) throws(ConfigurationError) -> JWTKey {
         let check = ConfigurationValueCheck(key: "accessToken.keys[kid=\(entry.kid)]", source: "")
-        guard let privateKey = entry.privateKey, !entry.algorithm.isSymmetric else {
+        switch (entry.algorithm, entry.privateKey) {
+        case (.hs512, nil):
             do {
                 return JWTKey(try HMACKey(kid: entry.kid, algorithm: .hs512, secret: entry.secret.value))
             } catch {
                 throw check.fail("unusable HS512 secret (\(error))")
             }
+        case (.hs512, .some):
+            throw check.fail("an HS512 key takes secret or secretFile, not a private key; set alg to ES256 or EdDSA")
+        case (let algorithm, nil):
+            throw check.fail(
+                "an \(algorithm.rawValue) key needs privateKey or privateKeyFile, and this one has none")
+        case (let algorithm, let privateKey?):
+            return try self.privateKey(privateKey, kid: entry.kid, algorithm: algorithm, check: check)
         }
-        return try self.privateKey(privateKey, kid: entry.kid, algorithm: entry.algorithm, check: check)
     }
 
     private static func privateKey(

@@ -1,3 +1,5 @@
+import StrictJSON
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -70,7 +72,7 @@ extension ConfigurationValueCheck {
         let text: String
         switch (members["privateKey"], members["privateKeyFile"]) {
         case (let inline?, nil):
-            text = try member("privateKey").secret(inline)
+            text = try member("privateKey").privateKeyText(inline)
         case (nil, let file?):
             let check = member("privateKeyFile")
             text = try check.privateKeyFile(at: try check.string(file))
@@ -122,9 +124,19 @@ extension ConfigurationValueCheck {
         return .init(kid: kid, secret: secret)
     }
 
-    /// Reads a private key file: it must exist, be a readable regular file that other users cannot read (mode
-    /// `o-rwx`; `tokenvend keys generate --out` writes 0600), and hold UTF-8 text. The message names the path,
-    /// never the contents.
+    /// An inline `privateKey`: PEM text, or a private JWK given as a JSON object (or as its JSON text); the object
+    /// is kept as compact JSON text. The message never shows the value.
+    func privateKeyText(_ value: ConfigurationValue) throws(ConfigurationError) -> String {
+        switch value {
+        case .string: return try secret(value)
+        case .object: return String(decoding: value.jsonValue.serialized(), as: UTF8.self)
+        default: throw fail("expected a PEM string or a private JWK object, got \(value.typeName)")
+        }
+    }
+
+    /// Reads a private key file: it must exist, be a readable regular file to which other users have no access at
+    /// all (no read, write or execute bit for "other": mode `o-rwx`, e.g. 0600 or 0640; `tokenvend keys generate
+    /// --out` writes 0600), and hold UTF-8 text. The message names the path, never the contents.
     func privateKeyFile(at path: String) throws(ConfigurationError) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -137,7 +149,8 @@ extension ConfigurationValueCheck {
         guard info.st_mode & 0o007 == 0 else {
             let mode = "0" + String(info.st_mode & 0o777, radix: 8)
             throw fail(
-                "private key file \"\(path)\" has mode \(mode), so every user can read it; chmod 600 it (or 640)")
+                "private key file \"\(path)\" has mode \(mode), which gives other users access; a private key "
+                    + "must have no permission bits for others (o-rwx): chmod 600 it (or 640)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw fail("cannot read private key file \"\(path)\": not readable")

@@ -13,12 +13,15 @@ import StrictJSON
 struct KeyDiscovery: Sendable {
     /// `{"keys":[…]}`: public keys only, current first, then standby, then previous.
     let jwksBody: [UInt8]
-    /// A strong entity tag of ``jwksBody``: a quoted base64url SHA-256-based digest.
+    /// A strong entity tag of ``jwksBody``: the first 18 bytes of its SHA-256 digest, base64url, quoted.
     let entityTag: String
     /// `public, max-age=<jwks.maxAgeSeconds>`.
     let cacheControl: String
-    /// The discovery document, or `nil` when `accessToken.issuer` is not an absolute https URL (then 404).
+    /// The discovery document, or `nil` (then 404) when `accessToken.issuer` is not an absolute https URL or no
+    /// key is published (only HS512 keys: there is nothing a verifier could discover).
     let openIDConfiguration: [UInt8]?
+    /// Why there is no discovery document, for the 404 message.
+    private let missingReason: String
 
     /// - Parameters:
     ///   - jwks: the serialized public key set.
@@ -28,12 +31,14 @@ struct KeyDiscovery: Sendable {
     /// - Throws: `CryptographyError` when OpenSSL cannot compute the tag.
     init(jwks: [UInt8], algorithms: [String], issuer: String, maxAge: Int) throws {
         jwksBody = jwks
-        // HMAC-SHA-256 under a fixed public label is a hash of the body; the tag only has to change with it.
-        let digest = try HMAC(algorithm: .sha256, key: Array("tokenvend jwks etag".utf8), allowShortKey: true)
-            .authenticationCode(for: jwks)
+        let digest = try SHA256.hash(jwks)
         entityTag = "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\""
         cacheControl = "public, max-age=\(maxAge)"
         openIDConfiguration = Self.discoveryDocument(issuer: issuer, algorithms: algorithms)
+        missingReason =
+            algorithms.isEmpty
+            ? "No discovery document: no ES256 or EdDSA key is published (only HS512 keys)."
+            : "No discovery document: accessToken.issuer is not an https URL."
     }
 
     /// The `jwks_uri` published for `issuer`: the issuer URL (without a trailing `/`) followed by
@@ -48,8 +53,9 @@ struct KeyDiscovery: Sendable {
         return base + "/.well-known/jwks.json"
     }
 
+    /// The document, or `nil` when `issuer` is not an absolute https URL or `algorithms` is empty.
     static func discoveryDocument(issuer: String, algorithms: [String]) -> [UInt8]? {
-        guard let uri = jwksURI(issuer: issuer) else { return nil }
+        guard !algorithms.isEmpty, let uri = jwksURI(issuer: issuer) else { return nil }
         var seen: Set<String> = []
         let distinct = algorithms.filter { seen.insert($0).inserted }
         let document = JSONObject([
@@ -70,12 +76,10 @@ struct KeyDiscovery: Sendable {
         return HTTPResponse(status: .ok, headers: headers, body: jwksBody)
     }
 
-    /// The answer to `GET /.well-known/openid-configuration`: the document, or 404 `not_found`.
+    /// The answer to `GET /.well-known/openid-configuration`: the document, or 404 `not_found` saying why.
     func openID(_ request: HTTPRequest) -> HTTPResponse {
         guard let document = openIDConfiguration else {
-            return .error(
-                status: .notFound, code: "not_found",
-                message: "No discovery document: accessToken.issuer is not an https URL.")
+            return .error(status: .notFound, code: "not_found", message: missingReason)
         }
         return .json(bytes: document, headers: ["Cache-Control": cacheControl])
     }

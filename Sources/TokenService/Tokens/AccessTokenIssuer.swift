@@ -3,8 +3,9 @@ import JWT
 import Store
 import StrictJSON
 
-/// Signs and verifies access tokens: HS512 JWS, header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`,
-/// `sub`, `sid`, `iat`, `exp`, `jti`, `email`, `role`, `tenantId` (API.md "Access tokens").
+/// Signs and verifies access tokens: a JWS signed with the current key of the ring (HS512, ES256 or EdDSA),
+/// header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`, `sub`, `sid`, `iat`, `exp`, `jti`, `email`, `role`,
+/// `tenantId` (API.md "Access tokens").
 ///
 /// Verification fixes the algorithm by the key (the header must match exactly), rejects an unknown or missing
 /// `kid`, requires `exp` and `iat`, honours `nbf`, checks `iss`, `aud` and `typ`, all with the configured leeway,
@@ -16,8 +17,10 @@ struct AccessTokenIssuer: Sendable {
     let audience: String
     let lifetime: Int64
     let leeway: Int64
-    /// Tokens that verified, so a repeated token skips the signature check; `nil` when every key is HMAC
-    /// (then the MAC costs no more than the lookup).
+    /// Tokens that verified, so a repeated token skips the signature check and the header, payload and claim
+    /// parsing. `Components` always creates one, whatever the algorithms: it saves most of an ES256 or EdDSA
+    /// verification, and for HS512 the JSON work around the MAC. `nil` only where a test builds an issuer
+    /// without it.
     let cache: VerifiedTokenCache?
     private let signer: JWTSigner
 

@@ -1,7 +1,12 @@
 import Foundation
+import JWT
 import Testing
 
 @testable import TokenService
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `accessToken.keys` with `alg`, `state` and private keys: what loads, and the one-line error of each mistake.
 @Suite struct AccessKeyConfigurationTests {
@@ -117,8 +122,100 @@ import Testing
         #expect(
             error.description
                 == "accessToken.keys[kid=k].privateKeyFile (\(source)): private key file \"\(open)\" has mode 0644, "
-                + "so every user can read it; chmod 600 it (or 640)")
+                + "which gives other users access; a private key must have no permission bits for others (o-rwx): "
+                + "chmod 600 it (or 640)")
         #expect(!error.description.contains("PRIVATE-MATERIAL"))
+    }
+
+    @Test("any permission bit for other users is refused, not only o+r; 0640 and 0600 pass the mode check")
+    func privateKeyFileOtherBits() throws {
+        let fixture = try ConfigurationFixture()
+        let pem = try JWTKey.generate(kid: "k", algorithm: .edDSA).privateKeyPEM()
+        let path = try fixture.write("k.pem", pem)
+        func load(mode: Int) throws -> ConfigurationError? {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+            return fixture.error(environment: keys(#"[{"kid":"k","alg":"EdDSA","privateKeyFile":"\#(path)"}]"#))
+        }
+        for mode in [0o601, 0o602, 0o604] {
+            let error = try load(mode: mode)
+            #expect(
+                error?.description.hasSuffix(
+                    "has mode 0\(String(mode, radix: 8)), which gives other users access; a private key must have no "
+                        + "permission bits for others (o-rwx): chmod 600 it (or 640)") == true)
+        }
+        for mode in [0o600, 0o640] { #expect(try load(mode: mode) == nil) }
+    }
+
+    @Test("a private key file the server cannot read (mode 000) is refused naming its path")
+    func unreadablePrivateKeyFile() throws {
+        let fixture = try ConfigurationFixture()
+        let pem = try JWTKey.generate(kid: "k", algorithm: .es256).privateKeyPEM()
+        let path = try fixture.write("locked.pem", pem)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: path)
+        let error = fixture.error(environment: keys(#"[{"kid":"k","alg":"ES256","privateKeyFile":"\#(path)"}]"#))
+        if geteuid() == 0 {
+            // Root reads a file whatever its mode, so the refusal cannot happen here; what is real for root is that
+            // the key loads. (Run the suite as a normal user to exercise the refusal.)
+            #expect(error == nil, "running as root: a mode-000 file is readable by root")
+        } else {
+            #expect(
+                error?.description
+                    == "accessToken.keys[kid=k].privateKeyFile (\(source)): cannot read private key file \"\(path)\": "
+                    + "not readable")
+        }
+    }
+
+    @Test("an ES256 or EdDSA entry without a private key is refused naming the key, never used as an HS512 key")
+    func asymmetricEntryWithoutPrivateKey() throws {
+        for algorithm in [TokenServiceConfiguration.SigningKey.Algorithm.es256, .edDSA] {
+            var entry = TokenServiceConfiguration.SigningKey(
+                kid: "lost", secret: TokenServiceConfiguration.Secret(strongSecret))
+            entry.algorithm = algorithm
+            entry.state = .current
+            #expect(
+                throws: ConfigurationError.invalidValue(
+                    key: "accessToken.keys[kid=lost]", source: "",
+                    reason: "an \(algorithm.rawValue) key needs privateKey or privateKeyFile, and this one has none")
+            ) { try AccessKeyMaterial.key(entry) }
+            var access = TokenServiceConfiguration.AccessToken()
+            access.keys = [entry]
+            #expect(throws: ConfigurationError.self) { try access.publishedKeySet() }
+        }
+    }
+
+    @Test("an inline privateKey may be a private JWK object, in the file or the environment; never echoed back")
+    func privateJWKObject() throws {
+        let fixture = try ConfigurationFixture()
+        let ed = try JWTKey.generate(kid: "obj", algorithm: .edDSA)
+        let jwkText = try #require(try TestKeys.privateJWK(ed))
+        let jwk = try #require(try JSONSerialization.jsonObject(with: Data(jwkText.utf8)) as? [String: Any])
+        let d = try #require(jwk["d"] as? String)
+        let entry: [String: Any] = ["kid": "obj", "alg": "EdDSA", "privateKey": jwk, "state": "current"]
+        let listText = String(
+            decoding: try JSONSerialization.data(withJSONObject: [entry], options: [.sortedKeys]), as: UTF8.self)
+        let fromEnvironment = try fixture.resolve(environment: keys(listText))
+        let file = try fixture.write("c.json", #"{"accessToken": {"keys": \#(listText)}}"#)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        let fromFile = try fixture.resolve(file: file)
+        for configuration in [fromEnvironment, fromFile] {
+            #expect(configuration.accessToken.keys.map(\.algorithm) == [.edDSA])
+            let published = try configuration.accessToken.publishedKeySet()
+            #expect(String(decoding: published, as: UTF8.self).contains(#""x":"\#(jwk["x"] as? String ?? "?")""#))
+            let description = String(describing: configuration) + String(reflecting: configuration)
+            #expect(!description.contains(d))
+        }
+        // A JWK object of the wrong curve, or a value of another type: one line, without the key.
+        var wrong = entry
+        wrong["alg"] = "ES256"
+        let wrongText = String(decoding: try JSONSerialization.data(withJSONObject: [wrong]), as: UTF8.self)
+        let error = try #require(fixture.error(environment: keys(wrongText)))
+        #expect(error.description.hasPrefix("accessToken.keys[kid=obj].privateKey (\(source)): not a usable ES256"))
+        #expect(!error.description.contains(d))
+        let number = fixture.error(environment: keys(#"[{"kid":"n","alg":"EdDSA","privateKey":12345}]"#))
+        #expect(
+            number?.description
+                == "accessToken.keys[kid=n].privateKey (\(source)): expected a PEM string or a private JWK object, "
+                + "got an integer")
     }
 
     @Test("jwks.maxAgeSeconds defaults to 600 and is read from every layer")

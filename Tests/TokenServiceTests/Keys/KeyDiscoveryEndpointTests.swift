@@ -1,4 +1,6 @@
+import Cryptography
 import Foundation
+import JWT
 import Testing
 import TokenService
 import TokenServiceTesting
@@ -22,6 +24,21 @@ struct KeyDiscoveryEndpointTests {
             let again = try await FreshConnection.request(port: server.port, "GET", path)
             #expect(again.headers["etag"] == tag && again.body == answer.body)
         }
+    }
+
+    @Test("the ETag is the quoted base64url of the first 18 bytes of the body's SHA-256, and changes with the keys")
+    func entityTagIsADigest() async throws {
+        var tags: [String] = []
+        for environment in [[:], KeyFixtures.single(.es256), KeyFixtures.single(.edDSA)] {
+            try await withTestServer(environment: environment) { server in
+                let answer = try await FreshConnection.request(port: server.port, "GET", path)
+                let digest = try SHA256.hash(Array(answer.body))
+                let tag = try #require(answer.headers["etag"])
+                #expect(tag == "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\"")
+                tags.append(tag)
+            }
+        }
+        #expect(Set(tags).count == 3)
     }
 
     @Test("HEAD gives the same head without a body; a matching If-None-Match gives 304 with ETag and no body")
@@ -89,15 +106,30 @@ struct KeyDiscoveryEndpointTests {
             let plain = try await FreshConnection.request(port: server.port, "GET", "/.well-known/openid-configuration")
             #expect(plain.status == 404)
         }
-        try await withTestServer(environment: ["TOKENVEND_ACCESS_TOKEN_ISSUER": "https://auth.example.com/tenant/"]) {
-            server in
+        var environment = try KeyFixtures.environment([
+            KeyFixtures.generate("es", .es256, state: "current"), KeyFixtures.generate("ed", .edDSA, state: "standby"),
+        ])
+        environment["TOKENVEND_ACCESS_TOKEN_ISSUER"] = "https://auth.example.com/tenant/"
+        try await withTestServer(environment: environment) { server in
             let answer = try await FreshConnection.request(
                 port: server.port, "GET", "/.well-known/openid-configuration")
             #expect(answer.status == 200)
             let object = try answer.object()
             #expect(object["issuer"] as? String == "https://auth.example.com/tenant/")
             #expect(object["jwks_uri"] as? String == "https://auth.example.com/tenant/.well-known/jwks.json")
-            #expect(object["id_token_signing_alg_values_supported"] as? [String] == [])
+            #expect(object["id_token_signing_alg_values_supported"] as? [String] == ["ES256", "EdDSA"])
+        }
+    }
+
+    @Test("openid-configuration is 404 not_found when only HS512 keys exist, even with an https issuer")
+    func openIDConfigurationWithoutPublishedKeys() async throws {
+        try await withTestServer(environment: ["TOKENVEND_ACCESS_TOKEN_ISSUER": "https://auth.example.com/tenant/"]) {
+            server in
+            let answer = try await FreshConnection.request(
+                port: server.port, "GET", "/.well-known/openid-configuration")
+            #expect(answer.status == 404)
+            #expect(answer.errorCode == "not_found")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("no ES256 or EdDSA key is published"))
         }
     }
 }

@@ -23,6 +23,30 @@ struct KeyRotationEndToEndTests {
         let target = Mutex<(server: TestServer?, step: Int)>((nil, 0))
         let answers = Mutex<[Answer]>([])
         let running = Mutex(true)
+        /// One element per recorded answer, so the test waits for traffic instead of sleeping.
+        private let recorded: AsyncStream<Void>
+        private let recordedContinuation: AsyncStream<Void>.Continuation
+
+        init() {
+            let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            recorded = stream
+            recordedContinuation = continuation
+        }
+
+        /// Records an answer and wakes the waiter.
+        func record(_ answer: Answer) {
+            answers.withLock { $0.append(answer) }
+            recordedContinuation.yield()
+        }
+
+        /// Returns once `condition` holds for the answers recorded so far, checking after each new answer.
+        /// (Only the test's own task waits, one wait at a time.)
+        func waitUntil(_ condition: ([Answer]) -> Bool) async {
+            var events = recorded.makeAsyncIterator()
+            while !condition(answers.withLock { $0 }) {
+                guard await events.next() != nil else { return }
+            }
+        }
     }
 
     private static func kid(of token: String) -> String {
@@ -76,14 +100,14 @@ struct KeyRotationEndToEndTests {
                     let status =
                         (try? await server.request(
                             "GET", "/auth/me", headers: ["Authorization": "Bearer \(token)"]))?.status ?? -1
-                    traffic.answers.withLock { $0.append(.init(step: step, kid: Self.kid(of: token), status: status)) }
+                    traffic.record(.init(step: step, kid: Self.kid(of: token), status: status))
                 }
                 let (target, step) = traffic.target.withLock { $0 }
                 if round % 5 == 0, let server = target {
                     let body = #"{"refreshToken":"\#(refreshToken.withLock { $0 })"}"#
                     let answer = try? await server.request("POST", "/auth/refresh", json: body)
                     let status = answer?.status ?? -1
-                    traffic.answers.withLock { $0.append(.init(step: step, kid: "refresh", status: status)) }
+                    traffic.record(.init(step: step, kid: "refresh", status: status))
                     if let object = try? answer?.object(), let access = object["accessToken"] as? String,
                         let refresh = object["refreshToken"] as? String
                     {
@@ -95,12 +119,14 @@ struct KeyRotationEndToEndTests {
         }
 
         for (index, step) in steps.enumerated().dropFirst() {
-            try await Task.sleep(for: .milliseconds(300))
+            // Traffic at the previous step first: a few answers from the server that is about to be replaced.
+            await traffic.waitUntil { answers in answers.filter { $0.step == index - 1 }.count >= 6 }
             // Rolling restart: the next server is up on the same database before the previous one stops.
             let next = try TestServer(environment: try configuration(old: step.old, new: step.new))
             traffic.target.withLock { $0 = (next, index) }
-            // The load balancer's deregistration delay: requests already sent to the old server finish there.
-            try await Task.sleep(for: .milliseconds(200))
+            // The load balancer's deregistration: the client sends one request at a time, so once it has an
+            // answer from the new server, no request to the old one is still in flight.
+            await traffic.waitUntil { answers in answers.contains { $0.step == index } }
             await current.stop()
             current = next
             let published = try JWKSet(json: Array(try await next.request("GET", "/.well-known/jwks.json").body))
@@ -117,7 +143,12 @@ struct KeyRotationEndToEndTests {
             let verifiable = try await Self.verifiesWithPublishedSet(fresh.accessToken, server: next)
             #expect(verifiable, "a verifier with the published set accepts new tokens at step \(index)")
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // Enough traffic at the last step: both keys' tokens tried, and a refresh since the promotion.
+        await traffic.waitUntil { answers in
+            let last = answers.filter { $0.step == 3 }
+            return last.count > 5 && last.contains { $0.kid == "old" } && last.contains { $0.kid == "new" }
+                && answers.contains { $0.kid == "refresh" && $0.step >= 2 }
+        }
         traffic.running.withLock { $0 = false }
         await client.value
         await current.stop()

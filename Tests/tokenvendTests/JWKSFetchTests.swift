@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import HTTPServerTesting
+import Testing
+
+@testable import tokenvend
+
+/// `jwt verify --jwks URL`: which URLs may be fetched, and the limits of the download (redirects, size, time).
+@Suite(.timeLimit(.minutes(1)))
+struct JWKSFetchTests {
+    @Test(
+        "plain http only to a 127.0.0.0/8 or ::1 literal or localhost; a DNS name starting with 127. is not loopback",
+        arguments: [
+            ("http://127.0.0.1:8080/jwks.json", true), ("http://127.255.3.4/jwks.json", true),
+            ("http://[::1]:8080/jwks.json", true), ("http://localhost:9/jwks.json", true),
+            ("http://LOCALHOST/jwks.json", true), ("https://auth.example.com/jwks.json", true),
+            ("http://127.evil.example/jwks.json", false), ("http://127.0.0.1.evil.example/jwks.json", false),
+            ("http://localhost.evil.example/jwks.json", false), ("http://128.0.0.1/jwks.json", false),
+            ("http://[::2]/jwks.json", false), ("http://auth.example.com/jwks.json", false),
+            ("ftp://127.0.0.1/jwks.json", false),
+        ])
+    func allowedURLs(url: String, allowed: Bool) throws {
+        #expect(JWKSFetch.isAllowed(try #require(URL(string: url))) == allowed)
+    }
+
+    @Test("a refused URL fails before any connection")
+    func refusedURL() {
+        #expect(throws: JWKSFetch.Failure.insecureURL) { try JWKSFetch.fetch("http://127.evil.example/jwks.json") }
+    }
+
+    @Test("a redirect to a non-https URL is not followed, even to a loopback server that would answer")
+    func insecureRedirect() throws {
+        let set = #"{"keys":[]}"#
+        let target = try HostileUpstream(always: .answer(status: 200, body: set))
+        defer { target.shutdown() }
+        let redirect = try HostileUpstream(
+            always: .raw(
+                "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:\(target.port)/jwks.json\r\nContent-Length: 0\r\n"
+                    + "Connection: close\r\n\r\n"))
+        defer { redirect.shutdown() }
+        #expect(try JWKSFetch.fetch("http://127.0.0.1:\(target.port)/jwks.json") == Array(set.utf8))
+        #expect(throws: JWKSFetch.Failure.insecureRedirect) {
+            try JWKSFetch.fetch("http://127.0.0.1:\(redirect.port)/jwks.json")
+        }
+        #expect(target.callCount == 1)
+    }
+
+    @Test("a body over the limit is cut off, announced or streamed", arguments: [Int?.none, 1_000_000])
+    func tooLarge(contentLength: Int?) throws {
+        let server = try HostileUpstream(always: .endlessBody(status: 200, contentLength: contentLength))
+        defer { server.shutdown() }
+        let start = ContinuousClock.now
+        #expect(throws: JWKSFetch.Failure.tooLarge(limit: 65_536)) {
+            try JWKSFetch.fetch("http://127.0.0.1:\(server.port)/jwks.json")
+        }
+        // Refused as soon as the limit is passed, not when the deadline (10 s) ends the transfer.
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    @Test("a server that never answers times out after the deadline")
+    func timeout() throws {
+        let server = try HostileUpstream(always: .stall(.seconds(20)))
+        defer { server.shutdown() }
+        let start = ContinuousClock.now
+        #expect(throws: JWKSFetch.Failure.timedOut) {
+            try JWKSFetch.fetch("http://127.0.0.1:\(server.port)/jwks.json", timeout: 1)
+        }
+        #expect(ContinuousClock.now - start < .seconds(8))
+    }
+
+    @Test("a non-200 answer names its status")
+    func status() throws {
+        let server = try HostileUpstream(always: .answer(status: 404, body: #"{"error":"not_found"}"#))
+        defer { server.shutdown() }
+        #expect(throws: JWKSFetch.Failure.status(404)) { try JWKSFetch.fetch("http://127.0.0.1:\(server.port)/x") }
+    }
+}
+
+/// The help texts: every abstract and discussion is one paragraph of single-spaced words (a multi-line literal
+/// that lost its `\` continuations prints newlines and runs of spaces).
+@Suite struct HelpTextTests {
+    static func commands(_ root: any ParsableCommand.Type) -> [any ParsableCommand.Type] {
+        [root] + root.configuration.subcommands.flatMap { commands($0) }
+    }
+
+    @Test("no abstract or discussion of any command holds a newline or a run of spaces")
+    func singleSpaced() {
+        let all = Self.commands(TokenvendCommand.self)
+        #expect(all.count > 10)
+        for command in all {
+            let configuration = command.configuration
+            for text in [configuration.abstract, configuration.discussion] {
+                #expect(!text.contains("  ") && !text.contains("\n"), "\(command): \(text)")
+            }
+        }
+    }
+
+    @Test("jwt verify --help prints its discussion as one paragraph")
+    func verifyHelp() {
+        let help = TokenvendCommand.helpMessage(for: JWTCommand.Verify.self, columns: 1000)
+        #expect(help.contains("exp is required. With --secret-file: with --kid the token's kid must match; without it"))
+        #expect(help.contains("cannot verify here"))
+    }
+}
