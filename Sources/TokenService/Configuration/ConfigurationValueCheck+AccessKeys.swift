@@ -103,27 +103,6 @@ extension ConfigurationValueCheck {
         throw check.fail("expected one of \(names.joined(separator: ", ")), got \(value.summary)")
     }
 
-    /// The HS512 form `{"kid", "secret" | "secretFile"}`, as `stream.keys` has it.
-    private func secretKey(
-        _ members: [String: ConfigurationValue], kid: String, itemKey: String
-    ) throws(ConfigurationError) -> TokenServiceConfiguration.SigningKey {
-        let secret: TokenServiceConfiguration.Secret
-        switch (members["secret"], members["secretFile"]) {
-        case (let inline?, nil):
-            secret = .init(try ConfigurationValueCheck(key: "\(itemKey).secret", source: source).secret(inline))
-        case (nil, let file?):
-            let check = ConfigurationValueCheck(key: "\(itemKey).secretFile", source: source)
-            secret = try check.secretFile(at: try check.string(file))
-        case (nil, nil):
-            throw ConfigurationError.invalidValue(
-                key: "\(itemKey).secret", source: source, reason: "missing; give secret or secretFile")
-        case (.some, .some):
-            throw ConfigurationError.invalidValue(
-                key: "\(itemKey).secretFile", source: source, reason: "give either secret or secretFile, not both")
-        }
-        return .init(kid: kid, secret: secret)
-    }
-
     /// An inline `privateKey`: PEM text, or a private JWK given as a JSON object (or as its JSON text); the object
     /// is kept as compact JSON text. The message never shows the value.
     func privateKeyText(_ value: ConfigurationValue) throws(ConfigurationError) -> String {

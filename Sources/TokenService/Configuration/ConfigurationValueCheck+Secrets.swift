@@ -45,23 +45,29 @@ extension ConfigurationValueCheck {
             }
             let kidCheck = ConfigurationValueCheck(key: "\(itemKey).kid", source: source)
             let kid = try kidCheck.string(members["kid"] ?? .null)
-            let secret: TokenServiceConfiguration.Secret
-            switch (members["secret"], members["secretFile"]) {
-            case (let inline?, nil):
-                let check = ConfigurationValueCheck(key: "\(itemKey).secret", source: source)
-                secret = TokenServiceConfiguration.Secret(try check.secret(inline))
-            case (nil, let file?):
-                let check = ConfigurationValueCheck(key: "\(itemKey).secretFile", source: source)
-                secret = try check.secretFile(at: try check.string(file))
-            case (nil, nil):
-                throw ConfigurationError.invalidValue(
-                    key: "\(itemKey).secret", source: source, reason: "missing; give secret or secretFile")
-            case (.some, .some):
-                throw ConfigurationError.invalidValue(
-                    key: "\(itemKey).secretFile", source: source, reason: "give either secret or secretFile, not both")
-            }
-            keys.append(TokenServiceConfiguration.SigningKey(kid: kid, secret: secret))
+            keys.append(try secretKey(members, kid: kid, itemKey: itemKey))
         }
         return keys
+    }
+
+    /// The HS512 form `{"kid", "secret" | "secretFile"}`, as `stream.keys` has it.
+    func secretKey(
+        _ members: [String: ConfigurationValue], kid: String, itemKey: String
+    ) throws(ConfigurationError) -> TokenServiceConfiguration.SigningKey {
+        let secret: TokenServiceConfiguration.Secret
+        switch (members["secret"], members["secretFile"]) {
+        case (let inline?, nil):
+            secret = .init(try ConfigurationValueCheck(key: "\(itemKey).secret", source: source).secret(inline))
+        case (nil, let file?):
+            let check = ConfigurationValueCheck(key: "\(itemKey).secretFile", source: source)
+            secret = try check.secretFile(at: try check.string(file))
+        case (nil, nil):
+            throw ConfigurationError.invalidValue(
+                key: "\(itemKey).secret", source: source, reason: "missing; give secret or secretFile")
+        case (.some, .some):
+            throw ConfigurationError.invalidValue(
+                key: "\(itemKey).secretFile", source: source, reason: "give either secret or secretFile, not both")
+        }
+        return .init(kid: kid, secret: secret)
     }
 }
