@@ -27,17 +27,8 @@ public struct JWKSet: Sendable, Hashable {
     ///
     /// - Throws: `JWTError.invalidKey` naming the rule (and the key index) that failed.
     public init(json: [UInt8]) throws(JWTError) {
-        guard json.count <= Self.maximumByteCount else { throw .invalidKey("JWK Set larger than 64 KiB") }
-        let object: JSONObject
-        do {
-            object = try JSONParser.parseObject(json)
-        } catch {
-            throw .invalidKey("JWK Set is not one JSON object (\(error))")
-        }
-        guard case .array(let values) = object["keys"] else { throw .invalidKey("JWK Set has no keys array") }
-        guard values.count <= Self.maximumKeyCount else { throw .invalidKey("JWK Set has more than 100 keys") }
         var keys: [JWK] = []
-        for (index, value) in values.enumerated() {
+        for (index, value) in try Self.entries(of: json).enumerated() {
             guard case .object(let member) = value else { throw .invalidKey("JWK Set key \(index) is not an object") }
             do {
                 keys.append(try JWK(object: member))
@@ -47,6 +38,23 @@ public struct JWKSet: Sendable, Hashable {
             }
         }
         self.keys = keys
+    }
+
+    /// The entries of a JWK Set document's `keys` array, unchecked, after the checks every reader of a set makes:
+    /// at most 64 KiB, one JSON object (strict reader), a `keys` array of at most 100 entries.
+    ///
+    /// - Throws: `JWTError.invalidKey` naming the failed check.
+    static func entries(of json: [UInt8]) throws(JWTError) -> [JSONValue] {
+        guard json.count <= maximumByteCount else { throw .invalidKey("JWK Set larger than 64 KiB") }
+        let object: JSONObject
+        do {
+            object = try JSONParser.parseObject(json)
+        } catch {
+            throw .invalidKey("JWK Set is not one JSON object (\(error))")
+        }
+        guard case .array(let values) = object["keys"] else { throw .invalidKey("JWK Set has no keys array") }
+        guard values.count <= maximumKeyCount else { throw .invalidKey("JWK Set has more than 100 keys") }
+        return values
     }
 
     /// `{"keys":[…]}`, compact, each key in the JWK member order and **public-only**: private members of any key

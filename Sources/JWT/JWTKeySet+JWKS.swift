@@ -19,15 +19,7 @@ extension JWTKeySet {
     /// - Returns: the set (`signingKey` is `nil`) and the skipped keys, in document order.
     /// - Throws: `JWTError.invalidKey` when the document is not such an object, or when no usable key remains.
     public static func verifying(jwks json: [UInt8]) throws(JWTError) -> (keys: JWTKeySet, skipped: [SkippedJWK]) {
-        guard json.count <= JWKSet.maximumByteCount else { throw .invalidKey("JWK Set larger than 64 KiB") }
-        let object: JSONObject
-        do {
-            object = try JSONParser.parseObject(json)
-        } catch {
-            throw .invalidKey("JWK Set is not one JSON object (\(error))")
-        }
-        guard case .array(let values) = object["keys"] else { throw .invalidKey("JWK Set has no keys array") }
-        guard values.count <= JWKSet.maximumKeyCount else { throw .invalidKey("JWK Set has more than 100 keys") }
+        let values = try JWKSet.entries(of: json)
         var candidates: [Candidate] = []
         var skipped: [SkippedJWK] = []
         for (index, value) in values.enumerated() {

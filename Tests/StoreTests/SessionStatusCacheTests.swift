@@ -29,20 +29,18 @@ import Testing
     func keptForItsLifetime() throws {
         let temporary = try TemporaryDatabase()
         defer { temporary.remove() }
-        let database = try temporary.open(statusCacheLifetime: .milliseconds(300))
+        let database = try temporary.open(statusCacheLifetime: .seconds(1))
         defer { database.close() }
         let (_, session) = try Self.liveSession(database)
         let sessions = SessionStore(database: database)
         #expect(try sessions.status(sessionID: session.id)?.revokedAt == nil)
-        let started = ContinuousClock.now
 
         try Self.revokeBehindTheCounter(temporary.path, sessionID: session.id)
         // Within the lifetime the kept answer stands: proof the read was not repeated.
-        let kept = try sessions.status(sessionID: session.id)
-        if started.duration(to: .now) < .milliseconds(250) { #expect(kept?.revokedAt == nil) }
+        #expect(try sessions.status(sessionID: session.id)?.revokedAt == nil)
         try #require(database.statusCache?.count == 1)
 
-        Thread.sleep(forTimeInterval: 0.35)
+        Thread.sleep(forTimeInterval: 1.05)
         #expect(try sessions.status(sessionID: session.id)?.revokedAt != nil)
     }
 

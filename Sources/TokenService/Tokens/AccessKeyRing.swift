@@ -1,4 +1,4 @@
-public import JWT
+import JWT
 
 /// The access-token keys by state (docs/OPERATIONS.md "Key rotation"): the `current` key signs; `current` and
 /// `previous` verify; `current`, `standby` and `previous` ES256/EdDSA keys are published, in that order;
