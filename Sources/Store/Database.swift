@@ -59,8 +59,6 @@ public final class Database: Sendable {
     let writer: WriterSlot
     private let readers: ReaderPool
     private let readQueue: DispatchQueue
-    private let watcher: Mutex<Connection?>
-    private let openReader: @Sendable () throws(StoreError) -> Connection
     let commits = Atomic<UInt64>(0)
     /// The counter every process's write transactions on this file increment.
     let commitCounter: CommitCounter
@@ -106,8 +104,6 @@ public final class Database: Sendable {
         try Migrator.migrate(first, to: Schema.migrations)
         writer = WriterSlot(connection: first, open: openWriter)
         readers = ReaderPool(capacity: configuration.readerCount, open: openReader)
-        self.openReader = openReader
-        watcher = Mutex(nil)
         writerQueue = DispatchQueue(label: "tokenvend.store.writer")
         readQueue = DispatchQueue(label: "tokenvend.store.readers", attributes: .concurrent)
     }
@@ -193,7 +189,6 @@ public final class Database: Sendable {
         readers.close()
         statusCache?.close()
         commitCounter.detach()
-        watcher.withLock { $0 = nil }
     }
 
     /// Runs `body` in a transaction of its own on the writer connection (on the writer queue).
@@ -241,25 +236,14 @@ extension Database {
         _ = try await read { (connection: Connection) throws(StoreError) in try connection.queryOne("SELECT 1") }
     }
 
-    /// A value that changes whenever any connection, in this process or another, commits to the database
-    /// (`PRAGMA data_version` of a dedicated connection, plus this process's commit count).
+    /// A value that changes whenever a write transaction ends on the database, through this `Database` or any
+    /// other one on the file, in this process or another (`CommitCounter`), plus this process's commit count.
     ///
-    /// Cache derived data (e.g. session liveness) together with the token it was read under, and drop the
-    /// cache when the token differs. Cost: one pragma on an idle connection (microseconds).
-    /// - Throws: `.unavailable` when the connection cannot be opened.
-    public func changeToken() throws(StoreError) -> ChangeToken {
-        let local = commits.load(ordering: .relaxed)
-        let version = try watcher.withLock { (slot: inout Connection?) throws(StoreError) -> Int64 in
-            let connection: Connection
-            if let open = slot {
-                connection = open
-            } else {
-                connection = try openReader()
-                slot = connection
-            }
-            return try connection.queryOne("PRAGMA data_version")?.int64(0) ?? 0
-        }
-        return ChangeToken(localCommits: local, dataVersion: version)
+    /// Cache derived data together with the token it was read under, and drop the cache when the token differs
+    /// (`SessionStatusCache` does this for session liveness). Cost: two atomic loads. Edits made with another
+    /// SQLite client (the `sqlite3` shell) do not move it.
+    public func changeToken() -> ChangeToken {
+        ChangeToken(localCommits: commits.load(ordering: .relaxed), sharedCounter: commitCounter.value)
     }
 
     /// Runs `body` on the writer connection outside any transaction (tests use it for pragmas such as
@@ -275,8 +259,8 @@ extension Database {
 public struct ChangeToken: Sendable, Equatable {
     /// Commits made through this `Database` so far.
     public let localCommits: UInt64
-    /// `PRAGMA data_version` as seen by the watcher connection (changes on commits by any other connection).
-    public let dataVersion: Int64
+    /// The shared `<database>-commits` counter (moves when any process's write transaction on the file ends).
+    public let sharedCounter: UInt64
 }
 
 extension Database {

@@ -18,7 +18,7 @@ import Testing
     }
 
     static func commits(_ database: Database) throws -> UInt64 {
-        try database.changeToken().localCommits
+        database.changeToken().localCommits
     }
 
     /// Inserts a user row directly (so a test can add it and then throw in the same body).
