@@ -57,15 +57,19 @@ extension SessionStore {
     @discardableResult
     public func purgeBatch(endedBefore cutoff: Date, limit: Int) throws(StoreError) -> Int {
         try database.write { (connection: Connection) throws(StoreError) in
-            try connection.execute(
-                """
-                DELETE FROM sessions WHERE rowid IN (
-                    SELECT rowid FROM sessions
-                    WHERE min(coalesce(revoked_at, refresh_expires_at), refresh_expires_at) < ?
-                    LIMIT ?)
-                """,
-                [.integer(cutoff.storeMilliseconds), .integer(Int64(max(0, limit)))])
+            try Self.purgeBatch(endedBefore: cutoff, limit: limit, connection)
         }
+    }
+
+    static func purgeBatch(endedBefore cutoff: Date, limit: Int, _ connection: Connection) throws(StoreError) -> Int {
+        try connection.execute(
+            """
+            DELETE FROM sessions WHERE rowid IN (
+                SELECT rowid FROM sessions
+                WHERE min(coalesce(revoked_at, refresh_expires_at), refresh_expires_at) < ?
+                LIMIT ?)
+            """,
+            [.integer(cutoff.storeMilliseconds), .integer(Int64(max(0, limit)))])
     }
 
     /// Revokes the live sessions of `userID` beyond the `max` most recently used, never `keeping`.

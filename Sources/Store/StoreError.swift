@@ -40,6 +40,12 @@ public enum StoreError: Error, Sendable, Equatable {
         case outOfMemory
         /// The `Database` was closed.
         case closed
+        /// A network database (PostgreSQL) cannot be reached, or its connection broke.
+        case unreachable
+        /// A row stayed locked by another transaction past the lock timeout (PostgreSQL `lock_timeout`).
+        case lockTimeout
+        /// No connection became free, or the database did not answer, within the deadline.
+        case timedOut
     }
 
     /// Which kind of constraint failed.

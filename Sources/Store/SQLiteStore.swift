@@ -1,0 +1,45 @@
+/// The embedded backend: a SQLite `Database` and its user and session stores. One instance (several
+/// processes on one host may share the file: the CLI next to the server).
+///
+/// ```swift
+/// let store = try SQLiteStore(configuration: .init(path: "data/tokenvend.sqlite"))
+/// let user = try await store.users.find(byEmail: "ada@example.com")
+/// ```
+public struct SQLiteStore: StoreBackend {
+    /// The database file and its connections.
+    public let database: Database
+    /// The concrete stores, for callers that want the blocking forms (the CLI, tests).
+    public let userStore: UserStore
+    public let sessionStore: SessionStore
+
+    /// Opens (creating and migrating when new) the database of `configuration`.
+    /// - Throws: as `Database.init(configuration:)`.
+    public init(configuration: Database.Configuration) throws(StoreError) {
+        self.init(database: try Database(configuration: configuration))
+    }
+
+    /// Wraps an open database.
+    public init(database: Database) {
+        self.database = database
+        userStore = UserStore(database: database)
+        sessionStore = SessionStore(database: database)
+    }
+
+    public var users: any UserStoring { userStore }
+    public var sessions: any SessionStoring { sessionStore }
+    /// Nil: one instance keeps its rate-limit counters in memory.
+    public var rateLimits: (any RateLimitCounters)? { nil }
+    public var isShared: Bool { false }
+    public var displayName: String { "sqlite:\(database.configuration.path)" }
+
+    public func ping() async throws(StoreError) { try await database.ping() }
+
+    public func schemaVersion() async throws(StoreError) -> SchemaVersion {
+        let found = try await database.read { (connection: Connection) throws(StoreError) in
+            try Migrator.userVersion(connection)
+        }
+        return SchemaVersion(found: found, known: Schema.migrations.last?.version ?? 0)
+    }
+
+    public func close() { database.close() }
+}

@@ -1,0 +1,41 @@
+/// One store, whichever database holds it: what the server, the session purger and the CLI need.
+///
+/// `SQLiteStore` is the embedded default (one instance); `PostgresStore` is shared by several instances.
+public protocol StoreBackend: Sendable {
+    /// Users and their customer ids.
+    var users: any UserStoring { get }
+    /// Sessions and refresh-token rotation.
+    var sessions: any SessionStoring { get }
+    /// Shared rate-limit counters, or nil when the counters stay in process memory (SQLite: one instance).
+    var rateLimits: (any RateLimitCounters)? { get }
+    /// Whether several instances may share this store (PostgreSQL). Such a store refuses per-host generated
+    /// development keys: every instance must sign and check with the same configured keys.
+    var isShared: Bool { get }
+    /// A description for logs and `tokenvend db status` that never contains a password
+    /// (`sqlite:data/tokenvend.sqlite`, `postgres://tokenvend@db:5432/tokenvend`).
+    var displayName: String { get }
+
+    /// Whether the database answers (`GET /readyz`).
+    /// - Throws: `.unavailable` (unreachable, closed, timed out), `.corrupt`.
+    func ping() async throws(StoreError)
+
+    /// The schema version found and the latest this code knows (`tokenvend db status`).
+    func schemaVersion() async throws(StoreError) -> SchemaVersion
+
+    /// Closes every connection; later calls throw `.unavailable(.closed)`.
+    func close()
+}
+
+/// The schema version of a store.
+public struct SchemaVersion: Sendable, Equatable {
+    /// The version recorded in the database.
+    public var found: Int
+    /// The last migration this code knows.
+    public var known: Int
+
+    /// Creates a version pair.
+    public init(found: Int, known: Int) {
+        self.found = found
+        self.known = known
+    }
+}

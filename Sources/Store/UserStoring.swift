@@ -1,0 +1,62 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// The user operations the service and the CLI need, on any backend: `UserStore` (SQLite) and
+/// `PostgresUserStore` (PostgreSQL) implement it with the same results and errors.
+///
+/// Every method suspends; none blocks a thread of the cooperative pool.
+public protocol UserStoring: Sendable {
+    /// Creates a user; see `UserStore.create(id:email:passwordHash:role:tenantID:emailVerifiedAt:now:)`.
+    /// - Throws: `.emailTaken`, `.constraint(.primaryKey)`, `.unavailable`.
+    @discardableResult
+    func create(
+        id: String, email: String, passwordHash: String, role: String, tenantID: String?, emailVerifiedAt: Date?,
+        now: Date
+    ) async throws(StoreError) -> User
+
+    /// The user with this normalised email, or nil.
+    func find(byEmail email: String) async throws(StoreError) -> User?
+
+    /// The user with this id, or nil.
+    func find(byID id: String) async throws(StoreError) -> User?
+
+    /// Every user, by creation time then email.
+    func list() async throws(StoreError) -> [User]
+
+    /// Disables the account and revokes all its sessions in one transaction.
+    /// - Returns: how many live sessions were revoked.
+    /// - Throws: `.notFound` for an unknown email.
+    @discardableResult
+    func disable(email: String, now: Date) async throws(StoreError) -> Int
+
+    /// Sets (inserts or replaces) one customer id of the user.
+    /// - Throws: `.notFound` for an unknown email.
+    func setCustomerID(email: String, key: String, value: String) async throws(StoreError)
+
+    /// The user's customer ids; see `UserStore.customerIDs(userID:emailAsRegistered:)`.
+    func customerIDs(userID: String, emailAsRegistered: Bool) async throws(StoreError) -> [String: String]
+
+    /// Records that the user's email is verified (keeping the first time); idempotent.
+    /// - Throws: `.notFound` for an unknown email.
+    func markEmailVerified(email: String, now: Date) async throws(StoreError)
+
+    /// Replaces the password hash.
+    /// - Throws: `.notFound` for an unknown id.
+    func updatePasswordHash(userID: String, hash: String) async throws(StoreError)
+}
+
+extension UserStoring {
+    /// `create` with the usual defaults: a new lowercase UUID, role `user`, no tenant, unverified email, now.
+    @discardableResult
+    public func create(
+        email: String, passwordHash: String, role: String = "user", tenantID: String? = nil,
+        emailVerifiedAt: Date? = nil
+    ) async throws(StoreError) -> User {
+        try await create(
+            id: UUID().uuidString.lowercased(), email: email, passwordHash: passwordHash, role: role,
+            tenantID: tenantID, emailVerifiedAt: emailVerifiedAt, now: Date())
+    }
+}
