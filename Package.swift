@@ -101,7 +101,10 @@ let package = Package(
         // Micro-benchmarks, run by `make bench` (release build); not part of the test suite.
         .executableTarget(
             name: "tokenvend-bench",
-            dependencies: ["JWT", "Cryptography", "StrictJSON", "COpenSSL", "CSodium"],
+            dependencies: [
+                "JWT", "Cryptography", "StrictJSON", "COpenSSL", "CSodium", "StructuredLogging",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
 

@@ -125,16 +125,16 @@ extension Connection {
         }
         let logger = loop.logger
         guard logger.logLevel <= .info else { return }
-        let client = clientAddress?.description
         if let handler = loop.sortedFieldsHandler {
-            let fields = Self.accessFields(
-                method: method, path: path, status: status, requestID: requestID, micros: micros,
-                clientAddress: client, metadata: metadata)
-            if handler.log(level: .info, message: "request", sortedFields: fields) { return }
+            let line = AccessLine(
+                method: method, path: path, status: UInt16(clamping: status.code), requestID: requestID,
+                durationMicroseconds: micros)
+            let address = clientAddress.map(ClientAddressLogText.init)
+            if handler.logAccess(line, clientAddress: address, metadata: metadata) { return }
         }
         // Sized for the six fields and the handler's metadata, so the merge does not grow the table.
         var fields = Logger.Metadata(minimumCapacity: 6 + metadata.count)
-        if let client { fields["client.address"] = .string(client) }
+        if let clientAddress { fields["client.address"] = .string(clientAddress.description) }
         fields["request.id"] = .string(requestID)
         fields["http.method"] = .string(method)
         fields["http.path"] = .string(path)
@@ -142,30 +142,6 @@ extension Connection {
         fields["http.duration_ms"] = .string(LogFieldValue.millisecondsText(micros: micros))
         fields.merge(metadata) { current, _ in current }
         logger.info("request", metadata: fields)
-    }
-
-    /// The access line's fields sorted by key, as `StructuredLogHandler` would sort the dictionary: the server's
-    /// fields (`client.address` when known), then the handler's `metadata` (a key of the server's wins) each in
-    /// its place. Numbers are typed, so the handler writes their digits without building strings.
-    static func accessFields(
-        method: String, path: String, status: HTTPStatus, requestID: String, micros: UInt64, clientAddress: String?,
-        metadata: Logger.Metadata
-    ) -> [(key: String, value: LogFieldValue)] {
-        var fields: [(key: String, value: LogFieldValue)] = []
-        fields.reserveCapacity(6 + metadata.count)
-        if let clientAddress { fields.append(("client.address", .string(clientAddress))) }
-        fields.append(("http.duration_ms", .milliseconds(micros: micros)))
-        fields.append(("http.method", .string(method)))
-        fields.append(("http.path", .string(path)))
-        fields.append(("http.status", .unsigned(UInt64(status.code))))
-        fields.append(("request.id", .string(requestID)))
-        for (key, value) in metadata {
-            var index = fields.endIndex
-            while index > fields.startIndex && key < fields[index - 1].key { index -= 1 }
-            if index > fields.startIndex && fields[index - 1].key == key { continue }  // the server's field wins
-            fields.insert((key, .metadata(value)), at: index)
-        }
-        return fields
     }
 
 }

@@ -7,8 +7,15 @@ struct LogLine {
     private var first = true
 
     init(format: StructuredLogHandler.Format) {
-        self.format = format
+        self.init(format: format, after: [])
         bytes.reserveCapacity(320)
+    }
+
+    /// Starts a line at the end of `earlier` (finished lines waiting in a buffer), so a buffered output can
+    /// build the line in place instead of copying it in afterwards.
+    init(format: StructuredLogHandler.Format, after earlier: consuming [UInt8]) {
+        self.format = format
+        bytes = consume earlier  // moved, so the append below does not copy the buffer
         if format == .json { bytes.append(UInt8(ascii: "{")) }
     }
 
@@ -46,6 +53,46 @@ struct LogLine {
             LogFieldValue.appendMilliseconds(micros: micros, to: &bytes)
             if format == .json { bytes.append(UInt8(ascii: "\"")) }
         }
+    }
+
+    /// Appends bytes that are already what the line needs at this point (a precomputed run of fields).
+    mutating func appendVerbatim(_ run: [UInt8]) {
+        bytes.append(contentsOf: run)
+        first = false
+    }
+
+    /// Adds a field whose key is `key` already written as `appendKey` would write it (`accessKey(_:)`) and whose
+    /// value needs no escaping or quoting in either format (digits, tokens); JSON quotes it.
+    mutating func plainField(prefix key: [UInt8], _ write: (inout [UInt8]) -> Void) {
+        bytes.append(contentsOf: key)
+        first = false
+        if format == .json { bytes.append(UInt8(ascii: "\"")) }
+        write(&bytes)
+        if format == .json { bytes.append(UInt8(ascii: "\"")) }
+    }
+
+    /// Adds a field whose key is precomputed (see `plainField`) and whose value is escaped as `field` does.
+    mutating func stringField(prefix key: [UInt8], _ value: String) {
+        bytes.append(contentsOf: key)
+        first = false
+        switch format {
+        case .json: appendJSONString(value)
+        case .logfmt: appendLogfmtValue(value)
+        }
+    }
+
+    /// The bytes `build` appends to a line that already has fields (for precomputed runs of fields).
+    static func continuation(format: StructuredLogHandler.Format, _ build: (inout LogLine) -> Void) -> [UInt8] {
+        var line = LogLine(format: format, after: [])
+        line.first = false
+        line.bytes.removeAll()
+        build(&line)
+        return line.bytes
+    }
+
+    /// The bytes a key that is not the line's first begins with (`,"key":` or ` key=`).
+    static func keyPrefix(_ key: String, format: StructuredLogHandler.Format) -> [UInt8] {
+        continuation(format: format) { $0.appendKey(key) }
     }
 
     mutating func finish() -> [UInt8] {

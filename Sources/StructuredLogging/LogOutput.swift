@@ -57,6 +57,25 @@ public final class LogOutput: Sendable {
         }
     }
 
+    /// Builds one line in place: `build` receives the buffered lines and appends one finished line to them
+    /// (unbuffered: an empty array), under the buffer's lock, so the line is never copied.
+    func emit(urgent: Bool, _ build: (inout [UInt8]) -> Void) {
+        guard buffered else {
+            var line: [UInt8] = []
+            line.reserveCapacity(320)
+            build(&line)
+            Self.writeAll(fileDescriptor, line)
+            return
+        }
+        buffer.withLock { pending in
+            build(&pending)
+            if urgent || pending.count >= Self.flushThreshold {
+                Self.writeAll(fileDescriptor, pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
     /// Writes what is buffered now. Cheap when nothing is buffered; does nothing for an unbuffered output.
     public func flush() {
         buffer.withLock { pending in

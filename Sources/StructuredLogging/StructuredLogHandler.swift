@@ -24,6 +24,8 @@ public struct StructuredLogHandler: LogHandler {
     let label: String
     let format: Format
     let output: LogOutput
+    /// The access line's fixed parts for this label and format.
+    let accessTemplate: AccessLineTemplate
 
     /// Creates a handler for `label` writing `format` lines to `output`, an output shared by every handler of
     /// the process so buffered lines stay in order.
@@ -32,6 +34,7 @@ public struct StructuredLogHandler: LogHandler {
         self.format = format
         self.logLevel = level
         self.output = output
+        self.accessTemplate = AccessLineTemplate(label: label, format: format)
     }
 
     /// Creates a handler for `label` writing `format` lines to `fileDescriptor` (default: stderr), one

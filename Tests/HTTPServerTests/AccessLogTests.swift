@@ -52,27 +52,3 @@ final class CapturingLogHandler: LogHandler, Sendable {
         #expect(lines.last?.metadata["user.id"] == "u1")
     }
 }
-
-@Suite struct AccessFieldsTests {
-    @Test("the access line's sorted fields are the metadata dictionary sorted by key, the server's fields winning")
-    func sortedLikeTheDictionary() {
-        let extras: [Logger.Metadata] = [
-            [:], ["client.address": "127.0.0.1"], ["user.id": "u1", "client.address": "::1", "a": "first"],
-            ["http.status": "999", "request.id": "spoofed", "zzz": "last", "http.x": "between"],
-        ]
-        for metadata in extras {
-            let fields = Connection.accessFields(
-                method: "GET", path: "/p", status: HTTPStatus(code: 200), requestID: "r-1", micros: 1500,
-                clientAddress: "10.0.0.9", metadata: metadata)
-            var expected: Logger.Metadata = [
-                "request.id": "r-1", "http.method": "GET", "http.path": "/p", "http.status": "200",
-                "http.duration_ms": "1.5", "client.address": "10.0.0.9",
-            ]
-            expected.merge(metadata) { current, _ in current }
-            #expect(fields.map(\.key) == expected.keys.sorted())
-            #expect(
-                fields.map { "\($0.value.metadataValue)" }
-                    == expected.sorted { $0.key < $1.key }.map { "\($0.value)" })
-        }
-    }
-}
