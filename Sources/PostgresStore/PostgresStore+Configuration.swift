@@ -35,7 +35,8 @@ extension PostgresStore {
 
         /// Creates a configuration; see the properties for the defaults.
         public init(
-            url: String, poolSize: Int = 8, connectTimeout: Duration = .seconds(5), queryTimeout: Duration = .seconds(5),
+            url: String, poolSize: Int = 8, connectTimeout: Duration = .seconds(5),
+            queryTimeout: Duration = .seconds(5),
             lockTimeout: Duration = .seconds(2), acquireTimeout: Duration = .seconds(2), clock: Clock = .database,
             statusCacheLifetime: Duration = .seconds(1), migrate: Bool = true
         ) {

@@ -1,9 +1,10 @@
+public import Store
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-public import Store
 
 /// The shared backend: users, sessions and rate-limit counters in PostgreSQL, for several tokenvend instances
 /// behind one load balancer.

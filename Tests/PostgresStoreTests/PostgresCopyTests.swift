@@ -38,7 +38,8 @@ import Testing
         ).session
         _ = try await sqlite.sessions.revoke(sessionID: dead.id, userID: nil, now: now)
         let snapshot = try await sqlite.snapshot()
-        #expect(snapshot.users.count == 2 && snapshot.customerIDs.count == 1 && snapshot.sessions.map(\.id) == [live.id])
+        #expect(
+            snapshot.users.count == 2 && snapshot.customerIDs.count == 1 && snapshot.sessions.map(\.id) == [live.id])
 
         let database = try await PostgresTestDatabase.make()
         let target = try await database.open(clock: .database)
@@ -48,7 +49,8 @@ import Testing
         let again = try await target.copy(from: snapshot, replacing: false)
         #expect(again == report)
         #expect(try await target.users.list() == (try await sqlite.users.list()))
-        #expect(try await target.sessions.find(sessionID: live.id) == (try await sqlite.sessions.find(sessionID: live.id)))
+        #expect(
+            try await target.sessions.find(sessionID: live.id) == (try await sqlite.sessions.find(sessionID: live.id)))
         #expect(try await target.sessions.find(sessionID: dead.id) == nil)
         #expect(
             try await target.users.customerIDs(userID: ada.id, emailAsRegistered: true)

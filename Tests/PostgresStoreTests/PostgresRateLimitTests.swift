@@ -19,7 +19,8 @@ import Testing
         let other = try #require(b.rateLimits)
         let window = Duration.seconds(60)
         // Fixture.epoch is a multiple of 60 s, so windows start there.
-        #expect(try await counters.add(1, bucket: "login", key: "ada", window: window, now: Fixture.at(15)).current == 1)
+        #expect(
+            try await counters.add(1, bucket: "login", key: "ada", window: window, now: Fixture.at(15)).current == 1)
         let second = try await other.add(1, bucket: "login", key: "ada", window: window, now: Fixture.at(30))
         #expect(second == RateCount(current: 2, previous: 0, elapsed: 0.5, secondsLeft: 30))
         #expect(try await other.add(1, bucket: "login", key: "bob", window: window, now: Fixture.at(30)).current == 1)
@@ -27,9 +28,11 @@ import Testing
         let next = try await counters.add(3, bucket: "login", key: "ada", window: window, now: Fixture.at(75))
         #expect(next == RateCount(current: 3, previous: 2, elapsed: 0.25, secondsLeft: 45))
         #expect(abs(next.estimate - (2 * 0.75 + 3)) < 0.0001)
-        #expect(try await counters.add(0, bucket: "login", key: "ada", window: window, now: Fixture.at(80)).current == 3)
+        #expect(
+            try await counters.add(0, bucket: "login", key: "ada", window: window, now: Fixture.at(80)).current == 3)
         try await other.reset(bucket: "login", key: "ada")
-        #expect(try await counters.add(0, bucket: "login", key: "ada", window: window, now: Fixture.at(80)).current == 0)
+        #expect(
+            try await counters.add(0, bucket: "login", key: "ada", window: window, now: Fixture.at(80)).current == 0)
         // Windows [0, 60) of bob and signup have ended by 61 s; the [60, 120) ones have not.
         #expect(try await counters.prune(endedBefore: Fixture.at(61)) == 2)
         #expect(try await counters.prune(endedBefore: Fixture.at(61)) == 0)

@@ -28,11 +28,13 @@ import Testing
         await database.remove()
     }
 
-    @Test("errors for a bad or unreachable URL do not contain the password", arguments: [
-        "postgres://tokenvend:\(password)@127.0.0.1:1/db",
-        "postgres://tokenvend:\(password)@127.0.0.1:notaport/db",
-        "mysql://tokenvend:\(password)@127.0.0.1/db",
-    ])
+    @Test(
+        "errors for a bad or unreachable URL do not contain the password",
+        arguments: [
+            "postgres://tokenvend:\(password)@127.0.0.1:1/db",
+            "postgres://tokenvend:\(password)@127.0.0.1:notaport/db",
+            "mysql://tokenvend:\(password)@127.0.0.1/db",
+        ])
     func errors(url: String) async throws {
         do {
             let store = try await PostgresStore(configuration: .init(url: url, connectTimeout: .seconds(2)))

@@ -68,7 +68,8 @@ import Testing
             Issue.record("answered without a kept answer")
             return
         }
-        _ = try await store.sessions.statusAndCustomerIDs(sessionID: session.id, userID: user.id, emailAsRegistered: false)
+        _ = try await store.sessions.statusAndCustomerIDs(
+            sessionID: session.id, userID: user.id, emailAsRegistered: false)
         guard
             case .value(let read) = try store.sessions.immediateStatusAndCustomerIDs(
                 sessionID: session.id, userID: user.id, emailAsRegistered: false)
