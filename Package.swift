@@ -120,6 +120,9 @@ let package = Package(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "StructuredLogging"],
             swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: swiftSettings),
+        // Runs against PostgreSQL: through `make test` or scripts/with-postgres.sh (TOKENVEND_TEST_POSTGRES_URL).
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "Store"], swiftSettings: swiftSettings),
         .testTarget(name: "PasswordHashTests", dependencies: ["PasswordHash"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StructuredLoggingTests", dependencies: ["StructuredLogging"], swiftSettings: swiftSettings

@@ -92,6 +92,7 @@ import Store
             unsafe PQfinish(connection)
             throw .unavailable(.unreachable)
         }
+        unsafe tokenvend_pq_silence_notices(connection)
         unsafe handle = connection
         processID = unsafe PQbackendPID(connection)
         self.settings = settings

@@ -75,6 +75,11 @@ package final class SessionStatusCache: Sendable {
         self.shards = (0..<Self.shardCount).map { _ in Shard() }
     }
 
+    /// A cache fed by a SQLite database's commit counter.
+    convenience init(counter: CommitCounter, lifetime: Duration, capacity: Int = 65_536) {
+        self.init(source: counter, lifetime: lifetime, capacity: capacity)
+    }
+
     /// Take this before reading the database, and store the answer with it.
     package func stamp() -> Stamp {
         Stamp(commits: source.changeStamp(), readAt: .now)
