@@ -71,3 +71,17 @@ extension PostgresStore {
         case caller
     }
 }
+
+extension PostgresStore.Configuration: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The settings with the URL redacted (never its password).
+    public var description: String {
+        let shown = (try? PostgresURL(url).redacted) ?? "(invalid URL)"
+        return """
+            PostgresStore.Configuration(url: \(shown), poolSize: \(poolSize), connectTimeout: \(connectTimeout), \
+            queryTimeout: \(queryTimeout), lockTimeout: \(lockTimeout), acquireTimeout: \(acquireTimeout), \
+            clock: \(clock), statusCacheLifetime: \(statusCacheLifetime), migrate: \(migrate))
+            """
+    }
+
+    public var debugDescription: String { description }
+}

@@ -94,3 +94,10 @@ public struct PostgresStore: StoreBackend {
         pool.close()
     }
 }
+
+extension PostgresStore: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `PostgresStore(postgres://user@host:port/database)`: never the password.
+    public var description: String { "PostgresStore(\(displayName))" }
+
+    public var debugDescription: String { description }
+}
