@@ -9,7 +9,8 @@ struct TokenvendCommand: AsyncParsableCommand {
         commandName: "tokenvend",
         abstract: "Vends short-lived tokens to apps: accounts, sessions, Moss and Bloomreach tokens.",
         subcommands: [
-            ServeCommand.self, UsersCommand.self, DatabaseCommand.self, HealthcheckCommand.self, KeysCommand.self, JWTCommand.self,
+            ServeCommand.self, UsersCommand.self, DatabaseCommand.self, HealthcheckCommand.self, KeysCommand.self,
+            JWTCommand.self,
             LoginCommand.self, TokenCommand.self, LogoutCommand.self,
         ]
     )

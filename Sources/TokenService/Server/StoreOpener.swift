@@ -21,7 +21,8 @@ public enum StoreOpener {
     }
 
     /// The PostgreSQL store's configuration (`database.url` and the pool keys), or nil for SQLite.
-    public static func postgresConfiguration(_ configuration: TokenServiceConfiguration) -> PostgresStore.Configuration? {
+    public static func postgresConfiguration(_ configuration: TokenServiceConfiguration) -> PostgresStore.Configuration?
+    {
         configuration.postgres.store(statusCacheLifetime: configuration.database.statusCacheLifetime)
     }
 
