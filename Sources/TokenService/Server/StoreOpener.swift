@@ -1,0 +1,44 @@
+import Dispatch
+public import PostgresStore
+public import Store
+
+/// Opens the store a configuration names: the one place that picks the backend.
+///
+/// ```swift
+/// let backend = try await StoreOpener.open(configuration)   // SQLiteStore or PostgresStore
+/// defer { backend.close() }
+/// ```
+public enum StoreOpener {
+    /// Opens (creating and migrating when new) the configured store: `PostgresStore` when `database.url` is
+    /// set (connecting, and applying pending migrations under the advisory lock), else `SQLiteStore`.
+    /// - Throws: `StoreError` as the backend's opener throws it (`.unavailable(.unreachable)` when PostgreSQL
+    ///   cannot be reached; messages never contain the URL's password).
+    public static func open(_ configuration: TokenServiceConfiguration) async throws(StoreError) -> any StoreBackend {
+        if let postgres = postgresConfiguration(configuration) {
+            return try await PostgresStore(configuration: postgres)
+        }
+        return try await openSQLite(configuration.database)
+    }
+
+    /// The PostgreSQL store's configuration (`database.url` and the pool keys), or nil for SQLite.
+    public static func postgresConfiguration(_ configuration: TokenServiceConfiguration) -> PostgresStore.Configuration?
+    {
+        configuration.postgres.store(statusCacheLifetime: configuration.database.statusCacheLifetime)
+    }
+
+    /// Opens a SQLite store on a Dispatch thread: opening and migrating block, and must not hold a thread of the
+    /// cooperative pool.
+    static func openSQLite(_ database: Store.Database.Configuration) async throws(StoreError) -> SQLiteStore {
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<SQLiteStore, StoreError>, Never>) in
+            DispatchQueue.global().async {
+                do throws(StoreError) {
+                    continuation.resume(returning: .success(try SQLiteStore(configuration: database)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+}
