@@ -40,9 +40,10 @@ lint-container:
 # purpose (child processes killed with SIGKILL, semaphores that hold the SQLite writer, concurrentPerform races),
 # and on a 2-core machine Swift's cooperative pool has two threads, so in parallel they could starve the
 # end-to-end servers' async handlers. The whole suite takes about as long either way (~15 s).
+# The Swift tests run with a throw-away PostgreSQL cluster (scripts/with-postgres.sh), so every PostgreSQL test runs.
 test: deps lint lint-container
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel
+	scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" python3 scripts/check-openapi.py
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/jose-interop.sh

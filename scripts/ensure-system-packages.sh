@@ -8,6 +8,10 @@ pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
 pkg-config --exists libsodium 2>/dev/null || missing+=(libsodium-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
+pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
+# The PostgreSQL server binaries (initdb, pg_ctl, pgbench) for scripts/with-postgres.sh; Debian puts them in
+# `pg_config --bindir`, not on PATH.
+{ command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ]; } || missing+=(postgresql)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 for tool in "$@"; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
