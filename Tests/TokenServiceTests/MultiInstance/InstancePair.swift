@@ -41,9 +41,9 @@ final class InstancePair {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: configuration.path)
         a = try Instance(name: "A", configuration: configuration, folder: folder)
         b = try Instance(name: "B", configuration: configuration, folder: folder)
-        async let readyA: Void = a.waitUntilReady()
-        async let readyB: Void = b.waitUntilReady()
-        _ = try await (readyA, readyB)
+        // Both processes are running from here; waiting for one, then the other, does not delay either.
+        try await a.waitUntilReady()
+        try await b.waitUntilReady()
     }
 
     deinit {
