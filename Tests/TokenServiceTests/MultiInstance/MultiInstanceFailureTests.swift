@@ -5,7 +5,8 @@ import TokenServiceTesting
 
 /// Two real `tokenvend serve` processes on one PostgreSQL database under a client load, when one of them is
 /// killed and when PostgreSQL itself goes away and comes back.
-@Suite("two instances under load: kill -9 and a PostgreSQL restart", .tags(.integration), .timeLimit(.minutes(3)),
+@Suite(
+    "two instances under load: kill -9 and a PostgreSQL restart", .tags(.integration), .timeLimit(.minutes(3)),
     .serialized)
 struct MultiInstanceFailureTests {
     static let password = InstancePair.userPassword
@@ -25,7 +26,9 @@ struct MultiInstanceFailureTests {
                 group.addTask { await LoadLedger.refreshLoop(client, ledger, index, allowed: []) }
             }
             for client in [a, b] {
-                group.addTask { await LoadLedger.registrationLoop(client, ledger, password: Self.password, allowed: []) }
+                group.addTask {
+                    await LoadLedger.registrationLoop(client, ledger, password: Self.password, allowed: [])
+                }
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 400...800)))
             ledger.withLock { _ = $0.killed.insert("A") }

@@ -98,7 +98,8 @@ struct MultiInstanceRaceTests {
     @Test("both instances started at the same moment on an empty database migrate it once, and both serve")
     func simultaneousStartMigratesOnce() async throws {
         let pair = try await InstancePair()
-        let rows = try pair.psql("SELECT version, count(*) FROM tokenvend_schema_migrations GROUP BY version ORDER BY 1")
+        let rows = try pair.psql(
+            "SELECT version, count(*) FROM tokenvend_schema_migrations GROUP BY version ORDER BY 1")
         let counts = rows.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
         try #require(!counts.isEmpty, "no migration recorded")
         #expect(counts.allSatisfy { $0.count == 2 && $0[1] == "1" }, "a migration was recorded twice: \(rows)")
