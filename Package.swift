@@ -40,6 +40,7 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Linux headers the Glibc module leaves out (epoll, eventfd), for HTTPServer's event loops.
         .systemLibrary(name: "CHTTPServerLinux"),
 
@@ -67,6 +68,8 @@ let package = Package(
             ],
             swiftSettings: wrapperSettings
         ),
+        // The PostgreSQL backend (libpq): shared by several instances; see DESIGN.md.
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "Store"], swiftSettings: wrapperSettings),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
         .target(name: "AuthAPI", swiftSettings: swiftSettings),
         .target(
@@ -117,6 +120,9 @@ let package = Package(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "StructuredLogging"],
             swiftSettings: swiftSettings),
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: swiftSettings),
+        // Runs against PostgreSQL: through `make test` or scripts/with-postgres.sh (TOKENVEND_TEST_POSTGRES_URL).
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "Store"], swiftSettings: swiftSettings),
         .testTarget(name: "PasswordHashTests", dependencies: ["PasswordHash"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StructuredLoggingTests", dependencies: ["StructuredLogging"], swiftSettings: swiftSettings

@@ -93,7 +93,7 @@ public final class Database: Sendable {
         guard let counter = CommitCounter(databasePath: path) else { throw .unavailable(.cannotOpen) }
         commitCounter = counter
         if configuration.statusCacheLifetime > .zero {
-            statusCache = SessionStatusCache(counter: counter, lifetime: configuration.statusCacheLifetime)
+            statusCache = SessionStatusCache(source: counter, lifetime: configuration.statusCacheLifetime)
         } else {
             statusCache = nil
         }

@@ -1,7 +1,11 @@
-/// One schema step. Versions start at 1 and increase by one.
-struct Migration: Sendable {
-    let version: Int
-    let sql: String
+/// One schema step in both dialects. Versions start at 1 and increase by one; both dialects create the same
+/// tables and columns with the same meanings (times in integer milliseconds since 1970), so rows copy 1:1.
+package struct Migration: Sendable {
+    package let version: Int
+    /// The step for SQLite (recorded in `PRAGMA user_version`).
+    package let sqlite: String
+    /// The step for PostgreSQL (recorded in `tokenvend_schema_migrations`, see `PostgresStore`).
+    package let postgres: String
 }
 
 /// Applies migrations in order, each in its own `BEGIN IMMEDIATE` transaction, recording the version in
@@ -20,7 +24,7 @@ enum Migrator {
                 let current = try userVersion(connection)
                 guard current <= known else { throw StoreError.schemaTooNew(found: current, known: known) }
                 if current < migration.version {
-                    try connection.executeScript(migration.sql)
+                    try connection.executeScript(migration.sqlite)
                     try connection.executeScript("PRAGMA user_version = \(migration.version)")
                 }
                 try connection.execute("COMMIT")

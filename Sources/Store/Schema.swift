@@ -1,9 +1,12 @@
-/// The schema as an ordered list of migrations. Append new steps; never edit a released one.
-enum Schema {
-    static let migrations: [Migration] = [
+/// The schema as one ordered list of migrations, each in both dialects. Append new steps; never edit a released
+/// one. PostgreSQL uses `BIGINT` where SQLite stores `INTEGER`, with the same names and meanings, so a row of one
+/// is a row of the other (`tokenvend db copy`); its text keys use the `"C"` collation, so they sort and compare byte
+/// by byte as SQLite's do, whatever the database's default collation.
+package enum Schema {
+    package static let migrations: [Migration] = [
         Migration(
             version: 1,
-            sql: """
+            sqlite: """
                 CREATE TABLE users (
                     id TEXT PRIMARY KEY NOT NULL,
                     email TEXT NOT NULL UNIQUE,
@@ -34,6 +37,38 @@ enum Schema {
                 ) STRICT;
                 CREATE INDEX sessions_by_user ON sessions (user_id, revoked_at);
                 CREATE INDEX sessions_by_expiry ON sessions (expires_at);
+                """,
+            postgres: """
+                CREATE TABLE users (
+                    id TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+                    email TEXT COLLATE "C" NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    role TEXT NOT NULL DEFAULT 'user',
+                    tenant_id TEXT,
+                    disabled_at BIGINT,
+                    created_at BIGINT NOT NULL
+                );
+                CREATE TABLE customer_ids (
+                    user_id TEXT COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    key TEXT COLLATE "C" NOT NULL,
+                    value TEXT NOT NULL,
+                    PRIMARY KEY (user_id, key)
+                );
+                CREATE TABLE sessions (
+                    id TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+                    user_id TEXT COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    last_used_at BIGINT NOT NULL,
+                    refresh_expires_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    revoked_at BIGINT,
+                    user_agent TEXT,
+                    ip TEXT,
+                    counter BIGINT NOT NULL DEFAULT 0 CHECK (counter >= 0),
+                    rotated_at BIGINT
+                );
+                CREATE INDEX sessions_by_user ON sessions (user_id, revoked_at);
+                CREATE INDEX sessions_by_expiry ON sessions (expires_at);
                 """
         ),
         // Unverified emails stop being customer ids (issue 13). Existing users get `email_verified_at` NULL:
@@ -43,12 +78,47 @@ enum Schema {
         // `sessions_by_end` orders sessions by the moment they stopped being usable, for the purge.
         Migration(
             version: 2,
-            sql: """
+            sqlite: """
                 ALTER TABLE users ADD COLUMN email_verified_at INTEGER;
                 DELETE FROM customer_ids WHERE key = 'registered'
                     AND value = (SELECT email FROM users WHERE users.id = customer_ids.user_id);
                 CREATE INDEX sessions_by_end
                     ON sessions (min(coalesce(revoked_at, refresh_expires_at), refresh_expires_at));
+                """,
+            postgres: """
+                ALTER TABLE users ADD COLUMN email_verified_at BIGINT;
+                DELETE FROM customer_ids WHERE key = 'registered'
+                    AND value = (SELECT email FROM users WHERE users.id = customer_ids.user_id);
+                CREATE INDEX sessions_by_end
+                    ON sessions ((least(coalesce(revoked_at, refresh_expires_at), refresh_expires_at)));
+                """
+        ),
+        // Rate-limit counters shared by the instances of a PostgreSQL deployment (issue 16): one row per bucket,
+        // key and fixed window. SQLite deployments keep their counters in memory; the table exists there too so
+        // that both dialects have one schema version.
+        Migration(
+            version: 3,
+            sqlite: """
+                CREATE TABLE rate_limits (
+                    bucket TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    window_start INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    window_end INTEGER NOT NULL,
+                    PRIMARY KEY (bucket, key, window_start)
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX rate_limits_by_end ON rate_limits (window_end);
+                """,
+            postgres: """
+                CREATE TABLE rate_limits (
+                    bucket TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    window_start BIGINT NOT NULL,
+                    count BIGINT NOT NULL,
+                    window_end BIGINT NOT NULL,
+                    PRIMARY KEY (bucket, key, window_start)
+                );
+                CREATE INDEX rate_limits_by_end ON rate_limits (window_end);
                 """
         ),
     ]

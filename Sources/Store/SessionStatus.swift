@@ -15,6 +15,14 @@ public struct SessionStatus: Sendable, Equatable {
     /// When the live refresh token stops working.
     public var refreshExpiresAt: Date
 
+    /// Creates a status value.
+    public init(userID: String, revokedAt: Date?, expiresAt: Date, refreshExpiresAt: Date) {
+        self.userID = userID
+        self.revokedAt = revokedAt
+        self.expiresAt = expiresAt
+        self.refreshExpiresAt = refreshExpiresAt
+    }
+
     /// Whether access tokens of this session are still honoured at `now` (not revoked, cap not reached).
     public func isLive(at now: Date) -> Bool {
         revokedAt == nil && now < expiresAt

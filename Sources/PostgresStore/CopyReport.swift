@@ -1,0 +1,16 @@
+/// How many rows `PostgresStore.copy(from:replacing:)` wrote (`tokenvend db copy`).
+public struct CopyReport: Sendable, Equatable {
+    /// Users written.
+    public var users: Int
+    /// Customer ids written.
+    public var customerIDs: Int
+    /// Live sessions written.
+    public var sessions: Int
+
+    /// Creates a report.
+    public init(users: Int, customerIDs: Int, sessions: Int) {
+        self.users = users
+        self.customerIDs = customerIDs
+        self.sessions = sessions
+    }
+}

@@ -1,0 +1,69 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import Store
+
+/// What the user, session and rate-limit stores of one `PostgresStore` share: the pool, the clock, the change
+/// feed and the status cache.
+struct PostgresContext: Sendable {
+    let pool: PostgresPool
+    let clock: PostgresStore.Clock
+    let lockTimeout: Duration
+    let changes: PostgresChangeFeed
+    let statusCache: SessionStatusCache?
+
+    /// The `now` parameter: the caller's time in milliseconds with `.caller`, NULL with `.database` (the SQL then
+    /// reads `clock_timestamp()`; see `now(_:)`).
+    func time(_ now: Date) -> String? {
+        clock == .caller ? String(now.postgresMilliseconds) : nil
+    }
+
+    /// SQL for "now" in milliseconds: parameter `$index` when set (the caller's clock), else the database's
+    /// `clock_timestamp()`. A scalar subquery, so PostgreSQL evaluates it once per statement.
+    static func now(_ index: Int) -> String {
+        "(SELECT coalesce($\(index)::bigint, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint))"
+    }
+
+    /// Runs read-only statements in one pipeline (one implicit transaction).
+    func read(_ statements: [PostgresStatement]) async throws(StoreError) -> [PostgresRows] {
+        try await pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
+            try connection.run(statements, deadline: connection.deadline)
+        }
+    }
+
+    /// Runs writing statements in one pipeline (one implicit transaction), then ends this instance's kept status
+    /// answers (committed or not, as SQLite's commit counter does).
+    func write(_ statements: [PostgresStatement]) async throws(StoreError) -> [PostgresRows] {
+        defer { changes.changed() }
+        return try await read(statements)
+    }
+
+    /// Runs `body` (a transaction that needs answers between its statements) on one connection, then ends this
+    /// instance's kept status answers. The pool rolls back a transaction `body` leaves open.
+    func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
+        defer { changes.changed() }
+        return try await pool.withConnection(body)
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, rounded down (as `Store` stores them).
+    var postgresMilliseconds: Int64 {
+        Int64((timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    init(postgresMilliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(postgresMilliseconds) / 1000)
+    }
+}
+
+extension Duration {
+    /// Milliseconds for SQL arithmetic, at most 1,000 years (so `now + duration` cannot overflow a `bigint`).
+    var sqlMilliseconds: String {
+        String(min(max(milliseconds, 0), 31_536_000_000_000))
+    }
+}

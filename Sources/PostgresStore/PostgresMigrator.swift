@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Store
+
+/// Applies `Schema.migrations` (their PostgreSQL dialect) in order, each in its own transaction that also records
+/// the version in `tokenvend_schema_migrations(version, applied_at)`, while holding a session-level
+/// `pg_advisory_lock` on the migrating connection; the version is read again after the lock is taken, so N
+/// instances starting together apply each step once.
+enum PostgresMigrator {
+    /// The advisory lock key: "tokenvnd" in ASCII, a fixed 64-bit number no other tokenvend lock uses.
+    static let lockKey: Int64 = 0x746f_6b65_6e76_6e64
+    /// Longest wait for another instance's migration to finish.
+    static let lockWait = Duration.seconds(60)
+
+    static var known: Int { Schema.migrations.last?.version ?? 0 }
+
+    /// Brings the database up to the last known version.
+    /// - Returns: the versions applied by this call and the resulting version.
+    /// - Throws: `.schemaTooNew` when the database is newer than this code, `.unavailable(.timedOut)` when the
+    ///   lock is not free within a minute, or what a statement throws.
+    static func migrate(pool: PostgresPool) async throws(StoreError) -> MigrationReport {
+        try await pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
+            try lock(connection)
+            // Released in every path; if the connection broke, the server released it when the session ended.
+            defer {
+                if !connection.isBroken {
+                    _ = try? connection.run(
+                        [PostgresStatement("migrate.unlock", "SELECT pg_advisory_unlock($1)", [String(lockKey)])],
+                        deadline: connection.deadline)
+                }
+            }
+            _ = try connection.run(
+                [
+                    PostgresStatement(
+                        "migrate.table",
+                        """
+                        CREATE TABLE IF NOT EXISTS tokenvend_schema_migrations (
+                            version INTEGER PRIMARY KEY NOT NULL,
+                            applied_at BIGINT NOT NULL
+                        )
+                        """)
+                ], deadline: connection.deadline)
+            let found = try version(connection)
+            guard found <= known else { throw .schemaTooNew(found: found, known: known) }
+            var applied: [Int] = []
+            for migration in Schema.migrations where migration.version > found {
+                var statements: [PostgresStatement] = [.begin]
+                for sql in statementsOf(migration.postgres) { statements.append(PostgresStatement(unprepared: sql)) }
+                statements.append(
+                    PostgresStatement(
+                        "migrate.record",
+                        """
+                        INSERT INTO tokenvend_schema_migrations (version, applied_at)
+                        VALUES ($1::integer, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint)
+                        """, [String(migration.version)]))
+                statements.append(.commit)
+                _ = try connection.run(statements, deadline: connection.deadline)
+                applied.append(migration.version)
+            }
+            return MigrationReport(applied: applied, version: SchemaVersion(found: try version(connection), known: known))
+        }
+    }
+
+    /// The version recorded in the database (0 before the first migration) and the last known one.
+    static func schemaVersion(pool: PostgresPool) async throws(StoreError) -> SchemaVersion {
+        let found = try await pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
+            try version(connection)
+        }
+        return SchemaVersion(found: found, known: known)
+    }
+
+    private static func version(_ connection: PostgresConnection) throws(StoreError) -> Int {
+        let exists = try connection.run(
+            [
+                PostgresStatement(
+                    "migrate.exists", "SELECT to_regclass('tokenvend_schema_migrations') IS NOT NULL")
+            ], deadline: connection.deadline)
+        guard try exists[0].first?.bool(0) == true else { return 0 }
+        let rows = try connection.run(
+            [PostgresStatement("migrate.version", "SELECT coalesce(max(version), 0) FROM tokenvend_schema_migrations")],
+            deadline: connection.deadline)
+        return Int(try rows[0].first?.int64(0) ?? 0)
+    }
+
+    /// Takes the advisory lock, polling `pg_try_advisory_lock` so that no statement waits past the query timeout.
+    private static func lock(_ connection: PostgresConnection) throws(StoreError) {
+        let deadline = ContinuousClock.now + lockWait
+        while true {
+            let rows = try connection.run(
+                [PostgresStatement("migrate.lock", "SELECT pg_try_advisory_lock($1)", [String(lockKey)])],
+                deadline: connection.deadline)
+            if try rows[0].first?.bool(0) == true { return }
+            guard ContinuousClock.now < deadline else { throw .unavailable(.timedOut) }
+            usleep(20_000)
+        }
+    }
+
+    /// The statements of a migration script (ours hold no `;` inside literals).
+    static func statementsOf(_ script: String) -> [String] {
+        script.split(separator: ";").map { part in
+            String(part.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        }.filter { !$0.isEmpty }
+    }
+}

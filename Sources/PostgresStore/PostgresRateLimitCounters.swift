@@ -1,0 +1,61 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+public import Store
+
+/// Rate-limit counters in the `rate_limits` table, shared by every instance on the database: one row per
+/// `(bucket, key, window_start)`, incremented by one upsert that also reads the previous window's count. Window
+/// boundaries come from the store's clock (the database's by default), so instances with skewed clocks agree.
+public struct PostgresRateLimitCounters: RateLimitCounters {
+    let context: PostgresContext
+
+    init(context: PostgresContext) {
+        self.context = context
+    }
+
+    public func add(_ amount: Int, bucket: String, key: String, window: Duration, now: Date) async throws(StoreError)
+        -> RateCount
+    {
+        let length = max(1, window.milliseconds)
+        let rows = try await context.write([
+            PostgresStatement(
+                "rateLimits.add",
+                """
+                WITH t AS (SELECT n AS now, n - n % $3::bigint AS start FROM (SELECT \(PostgresContext.now(5)) AS n) c),
+                u AS (
+                    INSERT INTO rate_limits (bucket, key, window_start, count, window_end)
+                    SELECT $1, $2, t.start, $4::bigint, t.start + $3::bigint FROM t
+                    ON CONFLICT (bucket, key, window_start) DO UPDATE SET count = rate_limits.count + EXCLUDED.count
+                    RETURNING count)
+                SELECT (SELECT count FROM u),
+                    coalesce((SELECT r.count FROM rate_limits r
+                              WHERE r.bucket = $1 AND r.key = $2 AND r.window_start = t.start - $3::bigint), 0),
+                    t.now - t.start
+                FROM t
+                """, [bucket, key, String(length), String(max(0, amount)), context.time(now)])
+        ])
+        guard let row = rows[0].first else { throw .misuse("rate-limit upsert returned no row") }
+        let into = Double(try row.int64(2))
+        return RateCount(
+            current: Int(try row.int64(0)), previous: Int(try row.int64(1)), elapsed: into / Double(length),
+            secondsLeft: (Double(length) - into) / 1000)
+    }
+
+    public func reset(bucket: String, key: String) async throws(StoreError) {
+        _ = try await context.write([
+            PostgresStatement("rateLimits.reset", "DELETE FROM rate_limits WHERE bucket = $1 AND key = $2", [bucket, key])
+        ])
+    }
+
+    @discardableResult
+    public func prune(endedBefore cutoff: Date) async throws(StoreError) -> Int {
+        let rows = try await context.write([
+            PostgresStatement(
+                "rateLimits.prune", "DELETE FROM rate_limits WHERE window_end < $1::bigint",
+                [String(cutoff.postgresMilliseconds)])
+        ])
+        return rows[0].affected
+    }
+}

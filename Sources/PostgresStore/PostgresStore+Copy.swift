@@ -1,0 +1,111 @@
+public import Store
+
+extension PostgresStore {
+    /// Writes a snapshot of another store (`SQLiteStore.snapshot()`) into this one, in one transaction, for
+    /// `tokenvend db copy`: users, stored customer ids and live sessions with their counters, so refresh tokens
+    /// issued before the move keep rotating after it.
+    ///
+    /// Idempotent: rows are upserted by primary key, so running it twice gives the same rows.
+    /// - Parameter replacing: when false, a target that already holds users other than the snapshot's is
+    ///   refused; when true, the target's users, customer ids and sessions are deleted first.
+    /// - Returns: how many rows were written.
+    /// - Throws: `.constraint(.other)` for a refused non-empty target; `.unavailable` when the database is
+    ///   unreachable.
+    public func copy(from snapshot: StoreSnapshot, replacing: Bool) async throws(StoreError) -> CopyReport {
+        let ids = snapshot.users.map(\.id)
+        var statements: [PostgresStatement] = [.begin]
+        // Refuses (by failing the transaction) when another user is present and the caller did not ask to replace.
+        statements.append(
+            PostgresStatement(
+                "copy.check",
+                """
+                SELECT count(*) FROM users WHERE NOT (id = ANY($1::text[]))
+                """, [Self.arrayLiteral(ids)]))
+        if replacing {
+            statements.append(PostgresStatement(unprepared: "DELETE FROM sessions"))
+            statements.append(PostgresStatement(unprepared: "DELETE FROM customer_ids"))
+            statements.append(PostgresStatement(unprepared: "DELETE FROM users"))
+        }
+        for user in snapshot.users {
+            statements.append(
+                PostgresStatement(
+                    "copy.user",
+                    """
+                    INSERT INTO users (\(PostgresUserStore.columns))
+                    VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::bigint, $8::bigint)
+                    ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email, password_hash = EXCLUDED.password_hash,
+                        role = EXCLUDED.role, tenant_id = EXCLUDED.tenant_id, disabled_at = EXCLUDED.disabled_at,
+                        created_at = EXCLUDED.created_at, email_verified_at = EXCLUDED.email_verified_at
+                    """,
+                    [
+                        user.id, user.email, user.passwordHash, user.role, user.tenantID,
+                        user.disabledAt.map { String($0.postgresMilliseconds) },
+                        String(user.createdAt.postgresMilliseconds),
+                        user.emailVerifiedAt.map { String($0.postgresMilliseconds) },
+                    ]))
+        }
+        for id in snapshot.customerIDs {
+            statements.append(
+                PostgresStatement(
+                    "copy.customerID",
+                    """
+                    INSERT INTO customer_ids (user_id, key, value) VALUES ($1, $2, $3)
+                    ON CONFLICT (user_id, key) DO UPDATE SET value = EXCLUDED.value
+                    """, [id.userID, id.key, id.value]))
+        }
+        for session in snapshot.sessions {
+            statements.append(
+                PostgresStatement(
+                    "copy.session",
+                    """
+                    INSERT INTO sessions (\(PostgresSessionStore.columns))
+                    VALUES ($1, $2, $3::bigint, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8, $9, $10::bigint,
+                        $11::bigint)
+                    ON CONFLICT (id) DO UPDATE SET user_id = EXCLUDED.user_id, created_at = EXCLUDED.created_at,
+                        last_used_at = EXCLUDED.last_used_at, refresh_expires_at = EXCLUDED.refresh_expires_at,
+                        expires_at = EXCLUDED.expires_at, revoked_at = EXCLUDED.revoked_at,
+                        user_agent = EXCLUDED.user_agent, ip = EXCLUDED.ip, counter = EXCLUDED.counter,
+                        rotated_at = EXCLUDED.rotated_at
+                    """,
+                    [
+                        session.id, session.userID, String(session.createdAt.postgresMilliseconds),
+                        String(session.lastUsedAt.postgresMilliseconds),
+                        String(session.refreshExpiresAt.postgresMilliseconds),
+                        String(session.expiresAt.postgresMilliseconds),
+                        session.revokedAt.map { String($0.postgresMilliseconds) }, session.userAgent, session.ip,
+                        String(session.counter), session.rotatedAt.map { String($0.postgresMilliseconds) },
+                    ]))
+        }
+        statements.append(PostgresStatement(unprepared: "SELECT pg_notify('\(PostgresChangeFeed.channel)', 'copy')"))
+        let report = CopyReport(
+            users: snapshot.users.count, customerIDs: snapshot.customerIDs.count, sessions: snapshot.sessions.count)
+        let pipeline = statements
+        return try await sessionStore.context.transaction { (connection: PostgresConnection) throws(StoreError) in
+            // First the check alone: refusing must not depend on the writes after it.
+            let checked = try connection.run(Array(pipeline.prefix(2)), deadline: connection.deadline)
+            let others = try checked[1].first?.int64(0) ?? 0
+            guard others == 0 || replacing else { throw .constraint(.other) }
+            _ = try connection.run(Array(pipeline.dropFirst(2)) + [.commit], deadline: connection.deadline)
+            return report
+        }
+    }
+
+    /// A PostgreSQL array literal of text values (`{"a","b"}`), quoting every element.
+    static func arrayLiteral(_ values: [String]) -> String {
+        let quoted = values.map { value in
+            "\"" + value.replacingBackslashesAndQuotes() + "\""
+        }
+        return "{" + quoted.joined(separator: ",") + "}"
+    }
+}
+
+extension String {
+    fileprivate func replacingBackslashesAndQuotes() -> String {
+        var result = ""
+        for character in self {
+            if character == "\\" || character == "\"" { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+}

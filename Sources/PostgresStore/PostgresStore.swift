@@ -1,0 +1,96 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+public import Store
+
+/// The shared backend: users, sessions and rate-limit counters in PostgreSQL, for several tokenvend instances
+/// behind one load balancer.
+///
+/// It gives the guarantees of `SQLiteStore` across instances: a rotation is one transaction that locks the
+/// session row and decides with the database's clock; a revocation reaches every instance's status cache through
+/// `LISTEN/NOTIFY`; rate-limit counters are shared. Connections come from a small pool (`PostgresPool`) and every
+/// query has a deadline, so a vanished server answers `.unavailable` instead of hanging; the pool reconnects by
+/// itself.
+///
+/// ```swift
+/// let store = try await PostgresStore(configuration: .init(url: "postgres://tokenvend@db:5432/tokenvend"))
+/// let outcome = try await store.sessions.rotate(
+///     sessionID: sid, presentedCounter: 3, now: Date(), grace: .seconds(10), refreshTTL: .seconds(86_400))
+/// ```
+public struct PostgresStore: StoreBackend {
+    /// The configuration the store was opened with.
+    public let configuration: Configuration
+    /// The parsed URL (its `redacted` form is the store's `displayName`).
+    public let url: PostgresURL
+    /// The concrete stores.
+    public let userStore: PostgresUserStore
+    public let sessionStore: PostgresSessionStore
+    public let rateLimitCounters: PostgresRateLimitCounters
+    let pool: PostgresPool
+    let changes: PostgresChangeFeed
+
+    /// Connects (one connection, to fail early when the database is unreachable), applies pending migrations when
+    /// `configuration.migrate`, and starts the `LISTEN` connection.
+    /// - Throws: `.misuse` for a bad URL or setting, `.unavailable(.unreachable)` when the database cannot be
+    ///   reached, `.schemaTooNew` when a newer tokenvend migrated it.
+    public init(configuration: Configuration) async throws(StoreError) {
+        try configuration.validate()
+        let url = try PostgresURL(configuration.url)
+        let settings = PostgresConnection.Settings(configuration: configuration)
+        let pool = PostgresPool(
+            url: url, settings: settings, size: configuration.poolSize, acquireTimeout: configuration.acquireTimeout)
+        if configuration.migrate {
+            _ = try await PostgresMigrator.migrate(pool: pool)
+        } else {
+            try await pool.ping()
+        }
+        let changes = PostgresChangeFeed(url: url, settings: settings)
+        changes.start()
+        self.configuration = configuration
+        self.url = url
+        self.pool = pool
+        self.changes = changes
+        let context = PostgresContext(
+            pool: pool, clock: configuration.clock, lockTimeout: configuration.lockTimeout, changes: changes,
+            statusCache: configuration.statusCacheLifetime > .zero
+                ? SessionStatusCache(source: changes, lifetime: configuration.statusCacheLifetime) : nil)
+        userStore = PostgresUserStore(context: context)
+        sessionStore = PostgresSessionStore(context: context)
+        rateLimitCounters = PostgresRateLimitCounters(context: context)
+    }
+
+    /// Applies the pending migrations and returns what was applied (`tokenvend db migrate`); safe while other
+    /// instances start or run (each step is applied once, under `pg_advisory_lock`).
+    /// - Throws: as `init(configuration:)`.
+    public static func migrate(configuration: Configuration) async throws(StoreError) -> MigrationReport {
+        try configuration.validate()
+        let url = try PostgresURL(configuration.url)
+        let pool = PostgresPool(
+            url: url, settings: PostgresConnection.Settings(configuration: configuration), size: 1)
+        defer { pool.close() }
+        return try await PostgresMigrator.migrate(pool: pool)
+    }
+
+    public var users: any UserStoring { userStore }
+    public var sessions: any SessionStoring { sessionStore }
+    /// The shared counters: every instance on this database counts together.
+    public var rateLimits: (any RateLimitCounters)? { rateLimitCounters }
+    /// True: several instances share the database.
+    public var isShared: Bool { true }
+    /// The URL without its password (`postgres://tokenvend@db:5432/tokenvend`).
+    public var displayName: String { url.redacted }
+
+    public func ping() async throws(StoreError) { try await pool.ping() }
+
+    public func schemaVersion() async throws(StoreError) -> SchemaVersion {
+        try await PostgresMigrator.schemaVersion(pool: pool)
+    }
+
+    public func close() {
+        changes.stop()
+        sessionStore.context.statusCache?.close()
+        pool.close()
+    }
+}

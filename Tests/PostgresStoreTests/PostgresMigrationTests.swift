@@ -1,0 +1,67 @@
+import Foundation
+import Store
+import Testing
+
+@testable import PostgresStore
+
+/// Migrations: one list, applied once under the advisory lock.
+@Suite(.timeLimit(.minutes(1))) struct PostgresMigrationTests {
+    @Test("six instances migrating an empty database at once apply each step exactly once")
+    func concurrentMigrations() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let configuration = database.configuration()
+        let reports = try await withThrowingTaskGroup(of: MigrationReport.self) { group in
+            for _ in 0..<6 { group.addTask { try await PostgresStore.migrate(configuration: configuration) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let known = Schema.migrations.count
+        #expect(reports.flatMap(\.applied).sorted() == Array(1...known))
+        #expect(reports.allSatisfy { $0.version == SchemaVersion(found: known, known: known) })
+        let rows = try await database.query("SELECT version FROM tokenvend_schema_migrations ORDER BY version")
+        #expect(rows.map { $0[0] } == (1...known).map { String($0) })
+        // Stores opening at the same moment on the migrated database apply nothing more.
+        let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+            for _ in 0..<4 { group.addTask { try await database.open() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for store in stores {
+            #expect(try await store.schemaVersion() == SchemaVersion(found: known, known: known))
+            store.close()
+        }
+        #expect(try await database.query("SELECT count(*) FROM tokenvend_schema_migrations") == [[String(known)]])
+        await database.remove()
+    }
+
+    @Test("stores opening an empty database together all succeed, and each migration is recorded once")
+    func concurrentOpens() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+            for _ in 0..<5 { group.addTask { try await database.open() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for store in stores { store.close() }
+        let rows = try await database.query(
+            "SELECT version, count(*) FROM tokenvend_schema_migrations GROUP BY version ORDER BY version")
+        #expect(rows.map { $0[1] } == Array(repeating: "1", count: Schema.migrations.count))
+        await database.remove()
+    }
+
+    @Test("a database migrated by a newer tokenvend is refused")
+    func tooNew() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let store = try await database.open()
+        store.close()
+        try await database.query("INSERT INTO tokenvend_schema_migrations VALUES (99, 0)")
+        let known = Schema.migrations.count
+        await #expect(throws: StoreError.schemaTooNew(found: 99, known: known)) { try await database.open() }
+        let report = try? await PostgresStore.migrate(configuration: database.configuration())
+        #expect(report == nil)
+        await database.remove()
+    }
+
+    @Test("both dialects know the same versions, in order")
+    func oneList() {
+        #expect(Schema.migrations.map(\.version) == Array(1...Schema.migrations.count))
+        #expect(Schema.migrations.allSatisfy { !$0.sqlite.isEmpty && !$0.postgres.isEmpty })
+    }
+}
