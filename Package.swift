@@ -169,6 +169,7 @@ let package = Package(
             name: "TokenServiceTesting",
             dependencies: [
                 "TokenService", "TokenClient", "HTTPServer", "HTTPServerTesting", "StructuredLogging",
+                "CLibPQ",  // TestPostgresSchema: a schema per test server when TOKENVEND_TEST_BACKEND=postgres
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
