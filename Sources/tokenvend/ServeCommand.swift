@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
         // once connections are accepted always drains.
         let drained: Bool
         do {
-            let server = try TokenServer(
+            let server = try await TokenServer.open(
                 configuration: loaded.configuration, logger: logger, metricsRegistry: ServerMetrics.bootstrap(),
                 flush: { output.flush() })
             drained = try await server.run()

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import TokenService
 
-/// `tokenvend users add|list|disable|set-customer-id|verify-email`, on the same database as a running server.
+/// `tokenvend users add|list|disable|set-customer-id|verify-email`, on the same store as running servers (SQLite
+/// or PostgreSQL, through the async store API).
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
@@ -10,15 +11,15 @@ struct UsersCommand: AsyncParsableCommand {
         subcommands: [AddUser.self, ListUsers.self, DisableUser.self, SetCustomerID.self, VerifyEmail.self]
     )
 
-    /// Opens the configured database, runs `body`, and turns a refusal into one line on stderr and exit 1.
-    static func withAccounts<T>(_ options: ServerConfigurationOptions, _ body: (AccountAdministration) throws -> T)
-        throws -> T
-    {
+    /// Opens the configured store, runs `body`, and turns a refusal into one line on stderr and exit 1.
+    static func withAccounts<T>(
+        _ options: ServerConfigurationOptions, _ body: (AccountAdministration) async throws -> T
+    ) async throws -> T {
         let configuration = try options.load(prepareStorage: false).configuration
         do {
-            let accounts = try AccountAdministration(configuration: configuration)
+            let accounts = try await AccountAdministration.open(configuration: configuration)
             defer { accounts.close() }
-            return try body(accounts)
+            return try await body(accounts)
         } catch let failure as AccountAdministration.Failure {
             FileHandle.standardError.write(Data("tokenvend users: \(failure.description)\n".utf8))
             throw ExitCode.failure
@@ -55,8 +56,8 @@ extension UsersCommand {
                 FileHandle.standardError.write(Data("tokenvend users add: \(error)\n".utf8))
                 throw ExitCode(2)
             }
-            let account = try UsersCommand.withAccounts(options) {
-                try $0.add(email: email, password: password, role: role, tenantID: tenant)
+            let account = try await UsersCommand.withAccounts(options) {
+                try await $0.add(email: email, password: password, role: role, tenantID: tenant)
             }
             print("created \(account.email) (id \(account.id))")
         }
@@ -68,7 +69,7 @@ extension UsersCommand {
         @OptionGroup var options: ServerConfigurationOptions
 
         func run() async throws {
-            let accounts = try UsersCommand.withAccounts(options) { try $0.list() }
+            let accounts = try await UsersCommand.withAccounts(options) { try await $0.list() }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             for account in accounts {
@@ -85,7 +86,7 @@ extension UsersCommand {
         @Option(help: "The account's email address.") var email: String
 
         func run() async throws {
-            let revoked = try UsersCommand.withAccounts(options) { try $0.disable(email: email) }
+            let revoked = try await UsersCommand.withAccounts(options) { try await $0.disable(email: email) }
             print("disabled \(email); \(revoked) session(s) revoked")
         }
     }
@@ -99,7 +100,9 @@ extension UsersCommand {
         @Option(help: "The customer id value.") var value: String
 
         func run() async throws {
-            try UsersCommand.withAccounts(options) { try $0.setCustomerID(email: email, key: key, value: value) }
+            try await UsersCommand.withAccounts(options) {
+                try await $0.setCustomerID(email: email, key: key, value: value)
+            }
             print("set \(key) for \(email)")
         }
     }
@@ -112,7 +115,7 @@ extension UsersCommand {
         @Option(help: "The account's email address.") var email: String
 
         func run() async throws {
-            try UsersCommand.withAccounts(options) { try $0.verifyEmail(email: email) }
+            try await UsersCommand.withAccounts(options) { try await $0.verifyEmail(email: email) }
             print("verified \(email)")
         }
     }

@@ -1,9 +1,17 @@
+import Dispatch
 public import Foundation
 import PasswordHash
-import Store
+public import Store
 
-/// The operator's view of accounts, behind `tokenvend users …`: it works on the same database file as a
-/// running server (SQLite's busy timeout queues the writes), and applies the same email and password rules.
+/// The operator's view of accounts, behind `tokenvend users …`: it works on the same store as running servers
+/// (SQLite: the same file, whose busy timeout queues the writes; PostgreSQL: the shared database), and applies
+/// the same email and password rules. Every operation suspends; Argon2id runs on a Dispatch thread.
+///
+/// ```swift
+/// let accounts = try await AccountAdministration.open(configuration: configuration)
+/// defer { accounts.close() }
+/// let created = try await accounts.add(email: "ada@example.com", password: password, role: "user", tenantID: nil)
+/// ```
 public struct AccountAdministration: Sendable {
     /// One account as `users list` prints it.
     public struct Account: Sendable, Equatable {
@@ -40,29 +48,42 @@ public struct AccountAdministration: Sendable {
         }
     }
 
-    private let database: Store.Database
-    private let users: UserStore
+    private let backend: any StoreBackend
     private let hasher: PasswordHasher
     private let policy: PasswordPolicy
     private let emailAsRegistered: Bool
 
-    /// Opens the database of `configuration` (creating and migrating it when new).
-    public init(configuration: TokenServiceConfiguration) throws {
-        var storage = configuration.database
-        storage.readerCount = 1
-        database = try Store.Database(configuration: storage)
-        users = UserStore(database: database)
+    /// Opens the store of `configuration` (creating and migrating it when new; SQLite with one reader
+    /// connection, as a short-lived command needs).
+    /// - Throws: `StoreError` when the store cannot be opened, `PasswordHashError` for a bad Argon2id cost.
+    public static func open(configuration: TokenServiceConfiguration) async throws -> AccountAdministration {
+        var configuration = configuration
+        configuration.database.readerCount = 1
+        let backend = try await StoreOpener.open(configuration)
+        do {
+            return try AccountAdministration(backend: backend, configuration: configuration)
+        } catch {
+            backend.close()
+            throw error
+        }
+    }
+
+    /// Works on an open store (closed by `close()`), with the password and customer-id rules of `configuration`.
+    /// - Throws: `PasswordHashError` for a bad Argon2id cost.
+    public init(backend: any StoreBackend, configuration: TokenServiceConfiguration) throws {
+        self.backend = backend
         hasher = try PasswordHasher(
             timeCost: configuration.password.timeCost, memoryKiB: configuration.password.memoryCost)
         policy = PasswordPolicy(minLength: configuration.password.minLength)
         emailAsRegistered = configuration.stream.emailCustomerId
     }
 
+    private var users: any UserStoring { backend.users }
+
     /// Creates an account with a verified email (the operator vouches for it). Its `registered` customer id
     /// is the email when `stream.emailCustomerId` is on, else the user id.
     public func add(email rawEmail: String, password rawPassword: String, role: String, tenantID: String?)
-        throws(Failure)
-        -> Account
+        async throws(Failure) -> Account
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
         let password: PasswordHash.Password
@@ -72,10 +93,10 @@ public struct AccountAdministration: Sendable {
         case .failure(.common): throw .weakPassword
         }
         do {
-            let hash = try hasher.hash(password)
-            let user = try users.create(
+            let hash = try await hash(password)
+            let user = try await users.create(
                 email: email.value, passwordHash: hash, role: role, tenantID: tenantID, emailVerifiedAt: Date())
-            return try account(user)
+            return try await account(user)
         } catch let failure as Failure {
             throw failure
         } catch StoreError.emailTaken {
@@ -86,21 +107,23 @@ public struct AccountAdministration: Sendable {
     }
 
     /// Every account, oldest first.
-    public func list() throws(Failure) -> [Account] {
+    public func list() async throws(Failure) -> [Account] {
+        let all: [Store.User]
         do {
-            return try users.list().map { user throws(Failure) in try account(user) }
-        } catch let failure as Failure {
-            throw failure
+            all = try await users.list()
         } catch {
             throw .store("\(error)")
         }
+        var accounts: [Account] = []
+        for user in all { accounts.append(try await account(user)) }
+        return accounts
     }
 
     /// Disables an account and revokes all its sessions at once; returns how many sessions were revoked.
-    public func disable(email rawEmail: String) throws(Failure) -> Int {
+    public func disable(email rawEmail: String) async throws(Failure) -> Int {
         guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
         do {
-            return try users.disable(email: email.value)
+            return try await users.disable(email: email.value, now: Date())
         } catch .notFound {
             throw .notFound
         } catch {
@@ -109,13 +132,13 @@ public struct AccountAdministration: Sendable {
     }
 
     /// Sets (or replaces) one customer id of an account.
-    public func setCustomerID(email rawEmail: String, key: String, value: String) throws(Failure) {
+    public func setCustomerID(email rawEmail: String, key: String, value: String) async throws(Failure) {
         guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
         guard (1...256).contains(key.utf8.count), (1...256).contains(value.utf8.count) else {
             throw .invalidCustomerID
         }
         do {
-            try users.setCustomerID(email: email.value, key: key, value: value)
+            try await users.setCustomerID(email: email.value, key: key, value: value)
         } catch .notFound {
             throw .notFound
         } catch {
@@ -125,10 +148,10 @@ public struct AccountAdministration: Sendable {
 
     /// Marks an account's email as verified (the operator vouches for it), e.g. for accounts that existed
     /// before verification was recorded. Idempotent.
-    public func verifyEmail(email rawEmail: String) throws(Failure) {
+    public func verifyEmail(email rawEmail: String) async throws(Failure) {
         guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
         do {
-            try users.markEmailVerified(email: email.value)
+            try await users.markEmailVerified(email: email.value, now: Date())
         } catch .notFound {
             throw .notFound
         } catch {
@@ -136,17 +159,33 @@ public struct AccountAdministration: Sendable {
         }
     }
 
-    /// Closes the database.
-    public func close() { database.close() }
+    /// Closes the store.
+    public func close() { backend.close() }
 
-    private func account(_ user: Store.User) throws(Failure) -> Account {
+    private func account(_ user: Store.User) async throws(Failure) -> Account {
         do {
             return Account(
                 id: user.id, email: user.email, role: user.role, tenantID: user.tenantID, disabled: user.isDisabled,
                 createdAt: user.createdAt, emailVerified: user.isEmailVerified,
-                customerIDs: try users.customerIDs(userID: user.id, emailAsRegistered: emailAsRegistered))
+                customerIDs: try await users.customerIDs(userID: user.id, emailAsRegistered: emailAsRegistered))
         } catch {
             throw .store("\(error)")
         }
+    }
+
+    /// Argon2id on a Dispatch thread, so no thread of the cooperative pool is held for its duration.
+    private func hash(_ password: PasswordHash.Password) async throws(PasswordHashError) -> String {
+        let hasher = self.hasher
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<String, PasswordHashError>, Never>) in
+            DispatchQueue.global().async {
+                do throws(PasswordHashError) {
+                    continuation.resume(returning: .success(try hasher.hash(password)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
     }
 }

@@ -13,9 +13,9 @@ extension AuthService {
     /// success clears them, and a hash made with an older cost is upgraded.
     func login(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         do {
-            try limitAddress(request)
+            try await limitAddress(request)
         } catch {
-            metrics.logins.increment(.rateLimited)
+            if case .tooManyRequests = error { metrics.logins.increment(.rateLimited) }
             throw error
         }
         let strategy = try Self.strategy(of: request)
@@ -25,7 +25,15 @@ extension AuthService {
         guard let email = EmailAddress(rawEmail) else {
             throw ServiceError.invalidRequest("The email address is not valid.")
         }
-        if case .limited(let seconds) = limits.accountFailures.check(email.value, now: monotonicSeconds()) {
+        // A shared counter store that cannot answer refuses the login (503): failing open would let a password
+        // be guessed without limit for as long as the outage lasts.
+        let failures: RateLimiter.Decision
+        do {
+            failures = try await limits.accountFailures.check(email.value)
+        } catch {
+            throw Self.rateLimitUnavailable(error)
+        }
+        if case .limited(let seconds) = failures {
             metrics.logins.increment(.rateLimited)
             throw ServiceError.tooManyRequests(retryAfter: seconds)
         }
@@ -51,11 +59,21 @@ extension AuthService {
             throw error
         }
         guard verified, let user, let password, let storedHash else {
-            limits.accountFailures.record(email.value, now: monotonicSeconds())
+            do {
+                try await limits.accountFailures.record(email.value)
+            } catch {
+                // Unrecorded, a failure would not count: refuse rather than answer 401 (fail closed).
+                throw Self.rateLimitUnavailable(error)
+            }
             metrics.logins.increment(.failed)
             throw ServiceError.invalidCredentials
         }
-        limits.accountFailures.reset(email.value)
+        do {
+            try await limits.accountFailures.reset(email.value)
+        } catch {
+            // The password was right: the stale failures only expire later than they would have.
+            context.logger.warning("login failures not reset", metadata: ["error": "\(error)"])
+        }
         context.accessLogMetadata["user.id"] = .string(user.id)
         // Built by the verify above (on the hashing pool), so this never hashes here.
         if hasher.existing?.needsRehash(storedHash) ?? false {

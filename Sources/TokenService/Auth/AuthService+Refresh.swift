@@ -10,7 +10,7 @@ extension AuthService {
     /// again within `refreshToken.reuseGraceSeconds` converges on the same live token; any other reuse revokes
     /// the session. Unknown, expired, revoked and malformed tokens share one 401 `invalid_grant` body.
     func refresh(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        try limitAddress(request)
+        try await limitAddress(request)
         var strategy = try Self.strategy(of: request)
         let presented: String
         let cookie = CookieJar.value(CookieJar.refreshCookie, in: request.headers)

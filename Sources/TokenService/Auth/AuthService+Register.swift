@@ -8,7 +8,7 @@ extension AuthService {
     /// `POST /auth/register`: `{"email", "password", "tenantId"?}` → 201 `{"user"}`.
     func register(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         guard limits.registrationEnabled else { throw ServiceError.registrationClosed }
-        try limitAddress(request)
+        try await limitAddress(request)
         let body = try RegisterRequest(body: request)
         guard let email = EmailAddress(body.email) else {
             throw ServiceError.invalidRequest("The email address is not valid.")

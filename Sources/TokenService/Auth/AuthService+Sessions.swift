@@ -5,8 +5,21 @@ import Store
 
 extension AuthService {
     /// `GET /auth/me` → `{"sub", "email", "role", "tenantId"}` from the verified token.
-    func me(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
-        let caller = try authenticator.authenticate(request, now: now())
+    ///
+    /// Runs inline on the event loop when the store has the session's liveness at hand (SQLite always; PostgreSQL
+    /// from its status cache), else checks the session in a `Task`.
+    func me(_ request: HTTPRequest, _ context: RequestContext) throws -> HandlerResult {
+        let now = now()
+        switch try authenticator.authenticateImmediately(request, now: now) {
+        case .value(let caller):
+            return .response(Self.meResponse(caller, context))
+        case .mustWait:
+            let authenticator = self.authenticator
+            return .async { Self.meResponse(try await authenticator.authenticate(request, now: now), context) }
+        }
+    }
+
+    private static func meResponse(_ caller: Caller, _ context: RequestContext) -> HTTPResponse {
         context.accessLogMetadata["user.id"] = .string(caller.userID)
         let body = MeResponse(sub: caller.userID, email: caller.email, role: caller.role, tenantId: caller.tenantID)
         return .json(bytes: body.jsonBytes(), headers: .noStore)

@@ -7,12 +7,12 @@ import Store
 
 /// The account and session endpoints of API.md: register, login, refresh, logout, me, sessions.
 ///
-/// Handlers that wait (Argon2id on the hashing pool, SQLite writes) are async; `me` and the session checks of
-/// every authenticated request are synchronous reads. All failures are `ServiceError`s, mapped to HTTP in one
-/// place.
+/// Works on any store backend (`any UserStoring`, `any SessionStoring`). Handlers that wait (Argon2id on the
+/// hashing pool, database writes, PostgreSQL reads) are async; `me` answers on the event loop when the store has
+/// the session at hand (see `Authenticator`). All failures are `ServiceError`s, mapped to HTTP in one place.
 struct AuthService: Sendable {
-    let users: UserStore
-    let sessions: SessionStore
+    let users: any UserStoring
+    let sessions: any SessionStoring
     let hasher: LazyPasswordHasher
     let hashingPool: HashingPool
     let policy: PasswordPolicy
@@ -31,14 +31,28 @@ struct AuthService: Sendable {
         /// `session.maxPerUser`: a login revokes the user's least recently used live sessions beyond it.
         let maxSessionsPerUser: Int
         let registrationEnabled: Bool
-        let accountFailures: RateLimiter
-        let addressRequests: RateLimiter
+        /// Failed logins per account: in memory (one instance) or shared through the store.
+        let accountFailures: any RateLimiting
+        /// Token-issuing requests per client address: in memory or shared through the store.
+        let addressRequests: any RateLimiting
     }
 
     /// Counts a token-issuing request against its client address; 429 beyond `requestsPerAddressPerMinute`.
-    func limitAddress(_ request: HTTPRequest) throws(ServiceError) {
-        let decision = limits.addressRequests.acquire(Self.addressKey(of: request), now: monotonicSeconds())
+    /// A shared counter store that cannot answer is a 503 (fail closed; see `SharedRateLimiter`).
+    func limitAddress(_ request: HTTPRequest) async throws(ServiceError) {
+        let decision: RateLimiter.Decision
+        do {
+            decision = try await limits.addressRequests.acquire(Self.addressKey(of: request))
+        } catch {
+            throw Self.rateLimitUnavailable(error)
+        }
         if case .limited(let seconds) = decision { throw .tooManyRequests(retryAfter: seconds) }
+    }
+
+    /// 503 for a rate-limit counter store that cannot answer.
+    static func rateLimitUnavailable(_ error: StoreError) -> ServiceError {
+        .unavailable(
+            "The rate-limit store is unavailable; retry later.", retryAfter: StoreFailure.retryAfter(error, default: 5))
     }
 
     /// The rate-limit key of the request's client address (never its port, so new connections share it): an
@@ -58,12 +72,11 @@ struct AuthService: Sendable {
         return strategy
     }
 
-    /// A store failure as the client sees it: 503 when the database cannot take the write, else rethrown.
+    /// A store failure as the client sees it: 503 when the database cannot take the operation (with the
+    /// `Retry-After` of `StoreFailure`: 1 for a lock or pool timeout, 2 when PostgreSQL is unreachable, 5 for
+    /// SQLite's conditions), else rethrown (a 500).
     static func mapStore(_ error: StoreError) -> any Error {
-        if error.isUnavailable {
-            return ServiceError.unavailable("The database is unavailable; retry later.", retryAfter: 5)
-        }
-        return error
+        StoreFailure.unavailable(error, message: "The database is unavailable; retry later.", default: 5) ?? error
     }
 
     /// The wire form of a stored user.

@@ -12,52 +12,73 @@ import Store
 /// process (`tokenvend users disable`) takes effect on the very next request.
 struct Authenticator: Sendable {
     let tokens: AccessTokenIssuer
-    let sessions: SessionStore
+    let sessions: any SessionStoring
 
-    /// The caller of `request`, checked at `now`, for handlers that run on the event loop: the session read
-    /// is a blocking point read on a pooled reader connection (microseconds).
-    func authenticate(_ request: HTTPRequest, now: Date) throws(ServiceError) -> Caller {
+    /// The caller of `request`, checked at `now`, for handlers that run on the event loop, when the session's
+    /// liveness is at hand (SQLite: a point read on a pooled reader connection, microseconds; PostgreSQL: the
+    /// status cache); `.mustWait` when only the `async` form can answer (then call it from a `Task`).
+    func authenticateImmediately(_ request: HTTPRequest, now: Date) throws(ServiceError) -> ImmediateRead<Caller> {
         let (claims, viaCookie) = try verifiedClaims(request, now: now)
-        let status: SessionStatus?
+        let read: ImmediateRead<SessionStatus?>
         do {
-            status = try sessions.status(sessionID: claims.sessionID)
+            read = try sessions.immediateStatus(sessionID: claims.sessionID)
         } catch {
-            throw Self.storeUnavailable
+            throw Self.storeUnavailable(error)
         }
+        guard case .value(let status) = read else { return .mustWait }
         try Self.check(status, userID: claims.subject, now: now)
-        return Self.caller(claims, viaCookie: viaCookie)
+        return .value(Self.caller(claims, viaCookie: viaCookie))
     }
 
-    /// The same check for handlers that run in a Task: the session read hops to the store's queue, so the
-    /// cooperative thread pool never waits on SQLite.
+    /// The same check for handlers that run in a Task: the session read suspends (SQLite hops to the store's
+    /// queue, PostgreSQL waits on its connection pool within the pool's deadlines), so the cooperative thread
+    /// pool never waits on the database.
     func authenticate(_ request: HTTPRequest, now: Date) async throws(ServiceError) -> Caller {
         let (claims, viaCookie) = try verifiedClaims(request, now: now)
         let status: SessionStatus?
         do {
             status = try await sessions.status(sessionID: claims.sessionID)
         } catch {
-            throw Self.storeUnavailable
+            throw Self.storeUnavailable(error)
         }
         try Self.check(status, userID: claims.subject, now: now)
         return Self.caller(claims, viaCookie: viaCookie)
     }
 
-    /// The caller of `request` and the caller's customer ids, with the session check and the ids read in one
-    /// database transaction (`POST /stream-token`, on the event loop). `emailAsRegistered` is
-    /// `stream.emailCustomerId`: see `UserStore.customerIDs(userID:emailAsRegistered:)`.
-    func authenticateWithCustomerIDs(
+    /// The caller of `request` and the caller's customer ids, with the session check and the ids read together
+    /// (`POST /stream-token`, on the event loop), when the store has them at hand; `.mustWait` otherwise.
+    /// `emailAsRegistered` is `stream.emailCustomerId`: see `UserStore.customerIDs(userID:emailAsRegistered:)`.
+    func authenticateWithCustomerIDsImmediately(
         _ request: HTTPRequest, now: Date, emailAsRegistered: Bool
-    ) throws(ServiceError) -> (caller: Caller, customerIDs: [String: String]) {
+    ) throws(ServiceError) -> ImmediateRead<CallerWithCustomerIDs> {
         let (claims, viaCookie) = try verifiedClaims(request, now: now)
-        let read: (status: SessionStatus?, customerIDs: [String: String])
+        let immediate: ImmediateRead<SessionRead>
         do {
-            read = try sessions.statusAndCustomerIDs(
+            immediate = try sessions.immediateStatusAndCustomerIDs(
                 sessionID: claims.sessionID, userID: claims.subject, emailAsRegistered: emailAsRegistered)
         } catch {
-            throw Self.storeUnavailable
+            throw Self.storeUnavailable(error)
+        }
+        guard case .value(let read) = immediate else { return .mustWait }
+        try Self.check(read.status, userID: claims.subject, now: now)
+        return .value(
+            CallerWithCustomerIDs(caller: Self.caller(claims, viaCookie: viaCookie), customerIDs: read.customerIDs))
+    }
+
+    /// `authenticateWithCustomerIDsImmediately` for a `Task`: the read suspends instead.
+    func authenticateWithCustomerIDs(
+        _ request: HTTPRequest, now: Date, emailAsRegistered: Bool
+    ) async throws(ServiceError) -> CallerWithCustomerIDs {
+        let (claims, viaCookie) = try verifiedClaims(request, now: now)
+        let read: SessionRead
+        do {
+            read = try await sessions.statusAndCustomerIDs(
+                sessionID: claims.sessionID, userID: claims.subject, emailAsRegistered: emailAsRegistered)
+        } catch {
+            throw Self.storeUnavailable(error)
         }
         try Self.check(read.status, userID: claims.subject, now: now)
-        return (Self.caller(claims, viaCookie: viaCookie), read.customerIDs)
+        return CallerWithCustomerIDs(caller: Self.caller(claims, viaCookie: viaCookie), customerIDs: read.customerIDs)
     }
 
     /// The claims of the request's access token (signature, `typ`, `iss`, `aud`, times) and whether it came
@@ -85,8 +106,11 @@ struct Authenticator: Sendable {
             tenantID: claims.tenantID, viaCookie: viaCookie)
     }
 
-    private static let storeUnavailable = ServiceError.unavailable(
-        "The session store is unavailable; retry later.", retryAfter: 1)
+    /// 503 for a session read that failed, with the `Retry-After` of the store's failure (`StoreFailure`).
+    private static func storeUnavailable(_ error: StoreError) -> ServiceError {
+        .unavailable(
+            "The session store is unavailable; retry later.", retryAfter: StoreFailure.retryAfter(error, default: 1))
+    }
 
     /// The presented access token and whether it came from the cookie.
     ///

@@ -8,3 +8,9 @@ struct Caller: Sendable {
     /// Whether the token came from the access cookie (cookie mode) rather than `Authorization`.
     let viaCookie: Bool
 }
+
+/// A caller with the customer ids read in the same transaction as its session check (`POST /stream-token`).
+struct CallerWithCustomerIDs: Sendable {
+    let caller: Caller
+    let customerIDs: [String: String]
+}

@@ -5,15 +5,18 @@ import Store
 
 extension Components {
     /// Every route of API.md.
-    func register(on router: inout Router, database: Store.Database) {
+    func register(on router: inout Router, backend: any StoreBackend) {
         let auth = self.auth
         let vending = self.vending
         let metrics = self.metrics
         let discovery = self.discovery
         router.get("/healthz") { _, _ in .json(bytes: Self.healthy) }
+        // The ping is bounded by the backend's deadlines (PostgreSQL: the connect and query timeouts), so a
+        // database that went away answers 503 rather than hanging; the next probe tries again, so readiness
+        // comes back by itself once the pool reconnects.
         router.get("/readyz") { _, _ async in
             do {
-                try await database.ping()
+                try await backend.ping()
                 return .json(bytes: Self.ready)
             } catch {
                 return .error(
@@ -33,7 +36,7 @@ extension Components {
         router.post("/auth/login") { request, context async throws in try await auth.login(request, context) }
         router.post("/auth/refresh") { request, context async throws in try await auth.refresh(request, context) }
         router.post("/auth/logout") { request, context async throws in try await auth.logout(request, context) }
-        router.get("/auth/me") { request, context in try auth.me(request, context) }
+        router.on(.get, "/auth/me", .syncOrAsync { request, context in try auth.me(request, context) })
         router.get("/auth/sessions") { request, context async throws in
             try await auth.listSessions(request, context)
         }
@@ -41,7 +44,8 @@ extension Components {
             try await auth.revokeSession(request, context)
         }
         router.on(.get, "/moss-token", .syncOrAsync { request, context in try vending.mossToken(request, context) })
-        router.post("/stream-token") { request, context in try vending.streamToken(request, context) }
+        router.on(
+            .post, "/stream-token", .syncOrAsync { request, context in try vending.streamToken(request, context) })
     }
 
     static let healthy = Array(#"{"status":"ok"}"#.utf8)

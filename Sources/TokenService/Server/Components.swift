@@ -16,11 +16,11 @@ struct Components: Sendable {
     let discovery: KeyDiscovery
 
     init(
-        configuration: TokenServiceConfiguration, database: Store.Database, metrics: ServiceMetrics, logger: Logger,
+        configuration: TokenServiceConfiguration, backend: any StoreBackend, metrics: ServiceMetrics, logger: Logger,
         mossUpstream: (any MossUpstream)?, now: @escaping @Sendable () -> Date
     ) throws {
-        let users = UserStore(database: database)
-        let sessions = SessionStore(database: database)
+        let users = backend.users
+        let sessions = backend.sessions
         let access = configuration.accessToken
         guard let refreshSecret = configuration.refreshToken.secret, !access.keys.isEmpty else {
             // ConfigurationLoader.load always fills both (development keys when none are configured).
@@ -55,9 +55,12 @@ struct Components: Sendable {
             sessionMaxLifetime: .seconds(configuration.session.maxLifetimeSeconds),
             maxSessionsPerUser: configuration.session.maxPerUser,
             registrationEnabled: configuration.registration.enabled,
-            accountFailures: RateLimiter(
-                limit: rate.loginFailuresPerAccount, window: Double(rate.loginWindowSeconds)),
-            addressRequests: RateLimiter(limit: rate.requestsPerAddressPerMinute, window: 60))
+            accountFailures: Self.limiter(
+                backend, bucket: SharedRateLimiter.loginFailures, limit: rate.loginFailuresPerAccount,
+                windowSeconds: rate.loginWindowSeconds, now: now),
+            addressRequests: Self.limiter(
+                backend, bucket: SharedRateLimiter.addressRequests, limit: rate.requestsPerAddressPerMinute,
+                windowSeconds: 60, now: now))
         auth = AuthService(
             users: users, sessions: sessions, hasher: hasher, hashingPool: hashingPool,
             policy: PasswordPolicy(minLength: password.minLength), accessTokens: accessTokens,
@@ -69,6 +72,19 @@ struct Components: Sendable {
             moss: Self.mossCache(configuration.moss, upstream: mossUpstream, metrics: metrics, logger: logger),
             emailCustomerID: configuration.stream.emailCustomerId, metrics: metrics, now: now)
         self.metrics = metrics
+    }
+
+    /// A limiter shared through the store's counters when it has them (PostgreSQL: every instance counts), else
+    /// one in process memory (SQLite: one instance).
+    static func limiter(
+        _ backend: any StoreBackend, bucket: String, limit: Int, windowSeconds: Int,
+        now: @escaping @Sendable () -> Date
+    ) -> any RateLimiting {
+        guard let counters = backend.rateLimits else {
+            return RateLimiter(limit: limit, window: Double(windowSeconds))
+        }
+        return SharedRateLimiter(
+            counters: counters, bucket: bucket, limit: limit, window: .seconds(windowSeconds), now: now)
     }
 
     static func streamIssuer(_ stream: TokenServiceConfiguration.Stream) throws(JWTError) -> StreamTokenIssuer? {

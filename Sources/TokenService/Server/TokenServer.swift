@@ -3,22 +3,23 @@ import HTTPServer
 public import Logging
 import PasswordHash
 public import Prometheus
-import Store
+public import Store
 
-/// The whole service: the database, the token keys, the hashing pool, the Moss cache, the routes and the
+/// The whole service: the store, the token keys, the hashing pool, the Moss cache, the routes and the
 /// HTTP server, built from one `TokenServiceConfiguration`.
 ///
 /// ```swift
-/// let server = try TokenServer(configuration: loaded.configuration, logger: logger)
+/// let server = try await TokenServer.open(configuration: loaded.configuration, logger: logger)  // any backend
 /// let port = try server.start()
-/// try await server.run()          // until SIGTERM/SIGINT, then drains and closes the database
+/// try await server.run()          // until SIGTERM/SIGINT, then drains and closes the store
 /// ```
 public final class TokenServer: Sendable {
     /// The configuration the server was built from.
     public let configuration: TokenServiceConfiguration
     /// The metric families behind `GET /metrics`.
     public let metrics: ServiceMetrics
-    let database: Store.Database
+    /// The store every handler works on: SQLite or PostgreSQL.
+    let backend: any StoreBackend
     /// Deletes ended sessions in the background from `start()` until shutdown.
     let sessionPurger: SessionPurger
     let http: HTTPServer
@@ -27,10 +28,53 @@ public final class TokenServer: Sendable {
     /// and when the server stops.
     let flush: @Sendable () -> Void
 
-    /// Builds the service; nothing listens until `start()`.
+    /// Opens the configured store (`StoreOpener`: SQLite at `database.path`, or PostgreSQL at `database.url`)
+    /// and builds the service on it; nothing listens until `start()`. Parameters as for
+    /// `init(configuration:backend:logger:mossUpstream:now:metricsRegistry:flush:)`.
+    /// - Throws: `StoreError` when the store cannot be opened or migrated, else as `init`.
+    public static func open(
+        configuration: TokenServiceConfiguration, logger: Logger, mossUpstream: (any MossUpstream)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() },
+        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        flush: @escaping @Sendable () -> Void = {}
+    ) async throws -> TokenServer {
+        let backend = try await StoreOpener.open(configuration)
+        do {
+            return try TokenServer(
+                configuration: configuration, backend: backend, logger: logger, mossUpstream: mossUpstream, now: now,
+                metricsRegistry: metricsRegistry, flush: flush)
+        } catch {
+            backend.close()
+            throw error
+        }
+    }
+
+    /// Builds the service on the SQLite store at `configuration.database.path` (opened, and migrated when new,
+    /// here); nothing listens until `start()`. For a configuration that may name PostgreSQL, use `open`.
+    /// - Throws: `StoreError` when the database cannot be opened or migrated, else as
+    ///   `init(configuration:backend:logger:mossUpstream:now:metricsRegistry:flush:)`.
+    public convenience init(
+        configuration: TokenServiceConfiguration, logger: Logger, mossUpstream: (any MossUpstream)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() },
+        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        flush: @escaping @Sendable () -> Void = {}
+    ) throws {
+        let backend = try SQLiteStore(configuration: configuration.database)
+        do {
+            try self.init(
+                configuration: configuration, backend: backend, logger: logger, mossUpstream: mossUpstream, now: now,
+                metricsRegistry: metricsRegistry, flush: flush)
+        } catch {
+            backend.close()
+            throw error
+        }
+    }
+
+    /// Builds the service on an open store, which it closes at shutdown; nothing listens until `start()`.
     ///
     /// - Parameters:
     ///   - configuration: A loaded configuration (`ConfigurationLoader.load`): keys and the refresh secret set.
+    ///   - backend: The store (`StoreOpener.open`, or `SQLiteStore`/`PostgresStore` built by the caller).
     ///   - logger: Where the access lines and service events go.
     ///   - mossUpstream: Replaces the HTTP exchange with Moss (tests). Default: the configured `moss.authURL`.
     ///   - now: The wall clock for token times. Default: the system clock.
@@ -38,10 +82,11 @@ public final class TokenServer: Sendable {
     ///     swift-metrics with, so libraries' metrics appear there too. Default: a new registry of its own.
     ///   - flush: Writes the log lines buffered by `logger`'s output; the server calls it after every batch of
     ///     socket events and when it stops. Default: nothing (for unbuffered handlers).
-    /// - Throws: `StoreError` when the database cannot be opened or migrated, `JWTError.weakKey` for a key the
-    ///   loader did not refuse, or `ServiceError` for a missing key. (The password hasher is built on first use.)
+    /// - Throws: `JWTError.weakKey` for a key the loader did not refuse, `ConfigurationError` for a missing key.
+    ///   (The password hasher is built on first use.)
     public init(
-        configuration: TokenServiceConfiguration, logger: Logger, mossUpstream: (any MossUpstream)? = nil,
+        configuration: TokenServiceConfiguration, backend: any StoreBackend, logger: Logger,
+        mossUpstream: (any MossUpstream)? = nil,
         now: @escaping @Sendable () -> Date = { Date() },
         metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         flush: @escaping @Sendable () -> Void = {}
@@ -51,14 +96,17 @@ public final class TokenServer: Sendable {
         self.flush = flush
         let metrics = ServiceMetrics(registry: metricsRegistry)
         self.metrics = metrics
-        let database = try Store.Database(configuration: configuration.database)
-        self.database = database
-        sessionPurger = SessionPurger(sessions: SessionStore(database: database), logger: logger, now: now)
+        self.backend = backend
+        var purge = SessionPurger.Configuration()
+        // A counter is needed until the window after it ends (the estimate weighs the previous window).
+        purge.counterRetention = .seconds(2 * max(configuration.rateLimit.loginWindowSeconds, 60))
+        sessionPurger = SessionPurger(
+            sessions: backend.sessions, rateLimits: backend.rateLimits, configuration: purge, logger: logger, now: now)
         let components = try Components(
-            configuration: configuration, database: database, metrics: metrics, logger: logger,
+            configuration: configuration, backend: backend, metrics: metrics, logger: logger,
             mossUpstream: mossUpstream, now: now)
         var router = Router()
-        components.register(on: &router, database: database)
+        components.register(on: &router, backend: backend)
         self.http = HTTPServer(
             configuration: configuration.server, router: router, logger: logger,
             observer: { completed in metrics.record(completed) },
@@ -82,17 +130,20 @@ public final class TokenServer: Sendable {
         sessionPurger.start()
         logger.info(
             "tokenvend listening",
-            metadata: ["server.host": "\(configuration.server.host)", "server.port": "\(port)"])
+            metadata: [
+                "server.host": "\(configuration.server.host)", "server.port": "\(port)",
+                "database": "\(backend.displayName)",
+            ])
     }
 
     /// Refuses new connections, lets in-flight requests finish within `server.shutdownGraceSeconds`, then closes
-    /// the database.
+    /// the store.
     /// - Returns: true when every in-flight request finished within the grace period.
     @discardableResult
     public func shutdown() async -> Bool {
         let outcome = await http.shutdown(gracePeriod: configuration.server.shutdownGrace)
         await sessionPurger.stop()
-        database.close()
+        backend.close()
         flush()
         return outcome == .drained
     }
@@ -108,7 +159,7 @@ public final class TokenServer: Sendable {
         sessionPurger.start()  // idempotent: `start()` may have scheduled it already
         let outcome = try await http.run { port in announce(port) }
         await sessionPurger.stop()
-        database.close()
+        backend.close()
         return outcome == .drained
     }
 }

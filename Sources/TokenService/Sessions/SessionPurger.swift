@@ -4,22 +4,26 @@ import Logging
 import Store
 import Synchronization
 
-/// Deletes sessions that can no longer be used, in the background, in small batches.
+/// Deletes sessions that can no longer be used, in the background, in small batches, and prunes the shared
+/// rate-limit counters whose windows have ended (when the store has them).
 ///
 /// Every `interval` (default 10 min; the first run 1 min after start) it deletes sessions that were revoked,
 /// or whose refresh token expired, more than `retention` ago (default 2 days), at most `batchSize` rows
 /// (default 500) per write transaction, pausing `pause` (default 50 ms) between batches so that logins and
-/// refreshes queued on the store's writer go first. A run ends at the first batch short of `batchSize`.
+/// refreshes waiting for the store go first. A run ends at the first batch short of `batchSize`.
 ///
 /// Why keep ended sessions for `retention` at all: refresh-token reuse detection needs only *live* rows (a
 /// token of a revoked or deleted session is refused alike), but an access token keeps working until its own
 /// `exp` (at most `accessToken.ttlSeconds` ≤ 1 day, plus leeway) when its session merely stopped being
 /// refreshable; two days outlast that, and leave the rows of a "reuse detected" incident to inspect.
 ///
-/// Thread-safety: runs on its own serial queue (a blocking write per batch goes through the store's writer
-/// queue); `stop()` may be called from any thread and waits for a running batch. `@unchecked Sendable`: the
-/// `timer` is a Dispatch source (thread-safe; resumed once and cancelled once, as `state` records under its
-/// `Mutex`), everything else is immutable or in `state`.
+/// Several instances on one PostgreSQL database each run their purger; the batches are plain deletes, so two
+/// runs at once only share the work.
+///
+/// Thread-safety: a run is one `Task` of async store calls (each bounded by the backend's deadlines); the
+/// Dispatch timer only starts it. `stop()` may be called from anywhere and waits for a running batch.
+/// `@unchecked Sendable`: the `timer` is a Dispatch source (thread-safe; resumed once and cancelled once, as
+/// `state` records under its `Mutex`), everything else is immutable or in `state`.
 final class SessionPurger: @unchecked Sendable {
     /// Timing and sizes; see the type's note for the defaults.
     struct Configuration: Sendable {
@@ -28,10 +32,14 @@ final class SessionPurger: @unchecked Sendable {
         var retention: Duration = .seconds(2 * 86_400)
         var batchSize: Int = 500
         var pause: Duration = .milliseconds(50)
+        /// How long shared rate-limit counters are kept after their window ended. Default: 1 h (the service sets
+        /// twice its longest window).
+        var counterRetention: Duration = .seconds(3_600)
     }
 
     let configuration: Configuration
-    private let sessions: SessionStore
+    private let sessions: any SessionStoring
+    private let rateLimits: (any RateLimitCounters)?
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let queue = DispatchQueue(label: "tokenvend.sessions.purge")
@@ -41,14 +49,16 @@ final class SessionPurger: @unchecked Sendable {
     private struct State {
         var started = false
         var stopped = false
-        var running = false
+        /// The run under way, if any.
+        var running: Task<Int, Never>?
     }
 
     init(
-        sessions: SessionStore, configuration: Configuration = Configuration(), logger: Logger,
-        now: @escaping @Sendable () -> Date
+        sessions: any SessionStoring, rateLimits: (any RateLimitCounters)? = nil,
+        configuration: Configuration = Configuration(), logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.sessions = sessions
+        self.rateLimits = rateLimits
         self.configuration = configuration
         self.logger = logger
         self.now = now
@@ -75,64 +85,72 @@ final class SessionPurger: @unchecked Sendable {
         guard startable else { return }
         timer.schedule(
             deadline: .now() + Self.interval(configuration.firstRun), repeating: Self.interval(configuration.interval))
-        timer.setEventHandler { [weak self] in self?.run(completion: nil) }
+        timer.setEventHandler { [weak self] in _ = self?.begin() }
         timer.resume()
     }
 
-    /// Cancels the schedule and waits for a running batch (call before closing the database); the wait is a
-    /// continuation, so no cooperative thread blocks behind a batch on the writer.
+    /// Cancels the schedule and waits for a running batch (call before closing the store).
     func stop() async {
-        state.withLock { $0.stopped = true }
+        let running = state.withLock { state -> Task<Int, Never>? in
+            state.stopped = true
+            return state.running
+        }
         timer.cancel()
-        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        _ = await running?.value
     }
 
-    /// Runs one purge now (every due batch) and returns how many sessions it deleted.
+    /// Runs one purge now (every due batch) and returns how many sessions it deleted; 0 when a run is already
+    /// under way or the purger is stopped.
     func purgeNow() async -> Int {
-        await withCheckedContinuation { continuation in
-            queue.async { self.run { continuation.resume(returning: $0) } }
+        guard let task = begin() else { return 0 }
+        return await task.value
+    }
+
+    /// Starts a run unless one is under way or the purger is stopped (a timer tick during a run is a no-op).
+    private func begin() -> Task<Int, Never>? {
+        state.withLock { state -> Task<Int, Never>? in
+            guard !state.stopped, state.running == nil else { return nil }
+            let task = Task { await self.run() }
+            state.running = task
+            return task
         }
     }
 
-    /// One run on `queue`: batches until a short one, a failure, or `stop()`. A run already under way makes a
-    /// timer tick a no-op.
-    private func run(completion: (@Sendable (Int) -> Void)?) {
-        let startable = state.withLock { state -> Bool in
-            guard !state.stopped, !state.running else { return false }
-            state.running = true
-            return true
-        }
-        guard startable else {
-            completion?(0)
-            return
-        }
+    /// Batches until a short one, a failure, or `stop()`; then prunes the counters.
+    private func run() async -> Int {
         let retention = configuration.retention.components.seconds
         let cutoff = now().addingTimeInterval(-Double(retention))
-        batch(cutoff: cutoff, total: 0, completion: completion)
-    }
-
-    private func batch(cutoff: Date, total: Int, completion: (@Sendable (Int) -> Void)?) {
-        let stopped = state.withLock { $0.stopped }
-        var deleted = 0
-        if !stopped {
+        var total = 0
+        while !isStopped {
+            let deleted: Int
             do {
-                deleted = try sessions.purgeBatch(endedBefore: cutoff, limit: configuration.batchSize)
+                deleted = try await sessions.purgeBatch(endedBefore: cutoff, limit: configuration.batchSize)
             } catch {
                 logger.warning("session purge failed; retrying at the next run", metadata: ["error": "\(error)"])
-                deleted = 0
+                break
             }
+            total += deleted
+            guard deleted >= configuration.batchSize else { break }
+            try? await Task.sleep(for: configuration.pause)
         }
-        let sum = total + deleted
-        if !stopped, deleted >= configuration.batchSize {
-            queue.asyncAfter(deadline: .now() + Self.interval(configuration.pause)) {
-                self.batch(cutoff: cutoff, total: sum, completion: completion)
-            }
-            return
-        }
-        state.withLock { $0.running = false }
-        if sum > 0 { logger.info("purged ended sessions", metadata: ["sessions.deleted": "\(sum)"]) }
-        completion?(sum)
+        await pruneCounters()
+        state.withLock { $0.running = nil }
+        if total > 0 { logger.info("purged ended sessions", metadata: ["sessions.deleted": "\(total)"]) }
+        return total
     }
+
+    private func pruneCounters() async {
+        guard let rateLimits, !isStopped else { return }
+        let cutoff = now().addingTimeInterval(-Double(configuration.counterRetention.components.seconds))
+        do {
+            let pruned = try await rateLimits.prune(endedBefore: cutoff)
+            if pruned > 0 { logger.debug("pruned rate-limit counters", metadata: ["counters.deleted": "\(pruned)"]) }
+        } catch {
+            logger.warning("rate-limit counter prune failed; retrying at the next run", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private static func interval(_ duration: Duration) -> DispatchTimeInterval {
         let (seconds, attoseconds) = duration.components

@@ -149,9 +149,9 @@ struct AccessAndLogoutTests {
             // Twice, so the server answers the liveness check from memory before the other handle writes.
             #expect(try await server.request("GET", "/auth/me", headers: login.bearer).status == 200)
             #expect(try await server.request("GET", "/auth/me", headers: login.bearer).status == 200)
-            let accounts = try AccountAdministration(configuration: server.configuration)
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
             defer { accounts.close() }
-            #expect(try accounts.disable(email: login.email) == 1)
+            #expect(try await accounts.disable(email: login.email) == 1)
             #expect(try await server.request("GET", "/auth/me", headers: login.bearer).status == 401)
             let refresh = try await server.request(
                 "POST", "/auth/refresh", json: #"{"refreshToken":"\#(login.refreshToken)"}"#)

@@ -103,7 +103,8 @@ struct ClientAddressEndToEndTests {
                 port: server.port, "POST", "/auth/login", headers: Self.chain(0, "203.0.113.5"),
                 json: #"{"email":"proxied@example.com","password":"\#(TestServer.password)"}"#)
             #expect(login.status == 200)
-            let sessions = try await SessionStore(database: server.server.database).liveSessions(userID: user.userID)
+            let sessions = try await server.server.backend.sessions.liveSessions(
+                userID: user.userID, now: Date(), limit: 100, after: nil)
             #expect(sessions.map(\.ip).contains("203.0.113.5"))
             #expect(try await failedLogin(server, Self.chain(1, "203.0.113.5")).status == 401)
             #expect(try await failedLogin(server, Self.chain(2, "203.0.113.5")).status == 401)

@@ -56,15 +56,15 @@ struct PasswordRulesTests {
     @Test("tokenvend users add applies the same rules")
     func usersAdd() async throws {
         try await withTestServer(mode: .router) { server in
-            let accounts = try AccountAdministration(configuration: server.configuration)
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
             defer { accounts.close() }
-            #expect(throws: AccountAdministration.Failure.weakPassword) {
-                try accounts.add(email: "a@example.com", password: "123456QWERTY", role: "user", tenantID: nil)
+            await #expect(throws: AccountAdministration.Failure.weakPassword) {
+                try await accounts.add(email: "a@example.com", password: "123456QWERTY", role: "user", tenantID: nil)
             }
-            #expect(throws: AccountAdministration.Failure.invalidPassword(minLength: 12)) {
-                try accounts.add(email: "a@example.com", password: "elevenchars", role: "user", tenantID: nil)
+            await #expect(throws: AccountAdministration.Failure.invalidPassword(minLength: 12)) {
+                try await accounts.add(email: "a@example.com", password: "elevenchars", role: "user", tenantID: nil)
             }
-            let account = try accounts.add(
+            let account = try await accounts.add(
                 email: "a@example.com", password: TestServer.password, role: "user", tenantID: nil)
             #expect(account.emailVerified)
         }

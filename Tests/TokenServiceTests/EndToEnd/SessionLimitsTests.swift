@@ -94,7 +94,7 @@ struct SessionLimitsTests {
             for login in logins.prefix(4) {
                 #expect(try await server.request("POST", "/auth/logout", headers: login.bearer).status == 204)
             }
-            let sessions = Store.SessionStore(database: server.server.database)
+            let sessions = server.server.backend.sessions
             var configuration = SessionPurger.Configuration()
             configuration.retention = .zero
             configuration.batchSize = 3

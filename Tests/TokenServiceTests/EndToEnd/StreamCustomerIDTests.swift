@@ -40,8 +40,8 @@ struct StreamCustomerIDTests {
         for (flag, expectEmail) in [("true", true), ("false", false)] {
             try await withTestServer(mode: .router, environment: ["TOKENVEND_STREAM_EMAIL_CUSTOMER_ID": flag]) {
                 server in
-                let accounts = try AccountAdministration(configuration: server.configuration)
-                let account = try accounts.add(
+                let accounts = try await AccountAdministration.open(configuration: server.configuration)
+                let account = try await accounts.add(
                     email: "ada@example.com", password: TestServer.password, role: "user", tenantID: nil)
                 #expect(account.customerIDs == ["registered": expectEmail ? "ada@example.com" : account.id])
                 accounts.close()
@@ -57,13 +57,15 @@ struct StreamCustomerIDTests {
     func operatorOverrides() async throws {
         try await withTestServer(mode: .router, environment: ["TOKENVEND_STREAM_EMAIL_CUSTOMER_ID": "true"]) { server in
             let login = try await server.signUp(email: "bob@example.com")
-            let accounts = try AccountAdministration(configuration: server.configuration)
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
             defer { accounts.close() }
-            try accounts.verifyEmail(email: "Bob@Example.com")
+            try await accounts.verifyEmail(email: "Bob@Example.com")
             #expect(try await streamIDs(server, login) == ["registered": "bob@example.com"])
-            try accounts.setCustomerID(email: "bob@example.com", key: "registered", value: "CRM-9")
+            try await accounts.setCustomerID(email: "bob@example.com", key: "registered", value: "CRM-9")
             #expect(try await streamIDs(server, login) == ["registered": "CRM-9"])
-            #expect(throws: AccountAdministration.Failure.notFound) { try accounts.verifyEmail(email: "x@example.com") }
+            await #expect(throws: AccountAdministration.Failure.notFound) {
+                try await accounts.verifyEmail(email: "x@example.com")
+            }
         }
     }
 }

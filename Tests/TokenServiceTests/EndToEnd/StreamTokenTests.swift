@@ -37,8 +37,8 @@ struct StreamTokenTests {
     func scopeCheck() async throws {
         try await withTestServer(mode: .router) { server in
             let user = try await server.signUp(email: "owner@example.com")
-            let accounts = try AccountAdministration(configuration: server.configuration)
-            try accounts.setCustomerID(email: user.email, key: "crm", value: "C-42")
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            try await accounts.setCustomerID(email: user.email, key: "crm", value: "C-42")
             accounts.close()
             let subset = try await server.request(
                 "POST", "/stream-token", headers: user.bearer, json: #"{"customerIds":{"crm":"C-42"}}"#)
@@ -111,8 +111,8 @@ struct StreamTokenTests {
             _ = try await server.request("POST", "/auth/logout", headers: loggedOut.bearer)
             #expect(try await server.request("POST", "/stream-token", headers: loggedOut.bearer).status == 401)
             let disabled = try await server.signUp()
-            let accounts = try AccountAdministration(configuration: server.configuration)
-            _ = try accounts.disable(email: disabled.email)
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            _ = try await accounts.disable(email: disabled.email)
             accounts.close()
             #expect(try await server.request("POST", "/stream-token", headers: disabled.bearer).status == 401)
             #expect(server.server.metrics.tokensIssued.value(.stream) == 0)

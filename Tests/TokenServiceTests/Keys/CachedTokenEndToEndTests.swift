@@ -37,9 +37,9 @@ struct CachedTokenEndToEndTests {
             #expect(try await cacheHits(server) > hits)
 
             #expect(try await server.request("GET", "/auth/me", headers: login.bearer).status == 200)
-            let accounts = try AccountAdministration(configuration: server.configuration)
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
             defer { accounts.close() }
-            #expect(try accounts.disable(email: login.email) == 1)
+            #expect(try await accounts.disable(email: login.email) == 1)
             #expect(try await server.request("GET", "/auth/me", headers: login.bearer).status == 401)
         }
     }

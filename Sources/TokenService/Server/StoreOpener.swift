@@ -1,0 +1,32 @@
+import Dispatch
+public import Store
+
+/// Opens the store a configuration names: the one place that picks the backend.
+///
+/// ```swift
+/// let backend = try await StoreOpener.open(configuration)   // SQLiteStore or PostgresStore
+/// defer { backend.close() }
+/// ```
+public enum StoreOpener {
+    /// Opens (creating and migrating when new) the configured store.
+    /// - Throws: `StoreError` as the backend's opener throws it.
+    public static func open(_ configuration: TokenServiceConfiguration) async throws(StoreError) -> any StoreBackend {
+        try await openSQLite(configuration.database)
+    }
+
+    /// Opens a SQLite store on a Dispatch thread: opening and migrating block, and must not hold a thread of the
+    /// cooperative pool.
+    static func openSQLite(_ database: Store.Database.Configuration) async throws(StoreError) -> SQLiteStore {
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<SQLiteStore, StoreError>, Never>) in
+            DispatchQueue.global().async {
+                do throws(StoreError) {
+                    continuation.resume(returning: .success(try SQLiteStore(configuration: database)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+}
