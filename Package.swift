@@ -81,6 +81,7 @@ let package = Package(
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl", "Cryptography", "StrictJSON",
                 "PrivateFiles",
+                "PostgresStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Atomics", package: "swift-atomics"),
@@ -94,6 +95,7 @@ let package = Package(
             dependencies: [
                 "TokenService", "TokenClient", "JWT", "StrictJSON", "Cryptography", "StructuredLogging",
                 "PrivateFiles",
+                "Store", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

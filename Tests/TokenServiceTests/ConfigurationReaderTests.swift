@@ -122,10 +122,17 @@ import Testing
         environment["TOKENVEND_REFRESH_TOKEN_SECRET"] = nil
         environment["TOKENVEND_REFRESH_TOKEN_SECRET_FILE"] = secretPath
         environment["TOKENVEND_REFRESH_TOKEN_REUSE_GRACE_SECONDS"] = "1"
+        // database.url excludes database.path: each is read in its own pass.
+        environment["TOKENVEND_DATABASE_URL"] = nil
+        var postgres = environment
+        postgres["TOKENVEND_DATABASE_PATH"] = nil
+        postgres["TOKENVEND_DATABASE_URL"] = "postgres://tokenvend@db.example:5432/tokenvend"
         let reporter = ReadRecorder()
-        _ = try ConfigurationLoader.resolve(
-            configPath: nil, environment: environment, overrides: ConfigurationOverrides(),
-            defaultConfigPath: fixture.noFile, accessReporter: reporter)
+        for layer in [environment, postgres] {
+            _ = try ConfigurationLoader.resolve(
+                configPath: nil, environment: layer, overrides: ConfigurationOverrides(),
+                defaultConfigPath: fixture.noFile, accessReporter: reporter)
+        }
         let read = reporter.keysReadWithValue
         for key in ConfigurationKey.all where !key.path.hasSuffix("File") {
             #expect(read.contains(key.path), "not read, or read with another type: \(key.path)")

@@ -16,6 +16,9 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     public var server: HTTPServer.Configuration = TokenServiceConfiguration.serverDefaults
     /// Where the SQLite database lives (`database.*`): the store's own configuration, read by its `init(reader:)`.
     public var database: Store.Database.Configuration = TokenServiceConfiguration.databaseDefaults
+    /// The PostgreSQL database several instances share (`database.url`, `database.urlFile`, the pool keys);
+    /// its `url` is nil (the default) for SQLite.
+    public var postgres: Postgres = Postgres()
     /// Access-token issuing and verification (`accessToken.*`).
     public var accessToken: AccessToken = AccessToken()
     /// The published key set (`jwks.*`).

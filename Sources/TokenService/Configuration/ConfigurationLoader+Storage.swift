@@ -17,10 +17,18 @@ extension ConfigurationLoader {
     /// - Returns: the completed configuration and notes to log at warning level.
     /// - Throws: ``ConfigurationError/storage(key:reason:)`` naming `database.path` when the folder cannot be
     ///   created or written, or the key file cannot be read or written.
+    ///
+    /// With `database.url` (a shared PostgreSQL database) there is no folder to prepare, and missing keys are an
+    /// error naming them (``refuseDevelopmentKeysOnSharedDatabase(_:)``): per-host generated keys would make
+    /// every instance refuse the others' tokens.
     public static func prepareStorage(
         _ configuration: TokenServiceConfiguration
     ) throws(ConfigurationError) -> (TokenServiceConfiguration, [ConfigurationNote]) {
         var configuration = configuration
+        if configuration.postgres.url != nil {
+            try refuseDevelopmentKeysOnSharedDatabase(configuration)
+            return (configuration, [])
+        }
         let folder = try prepareDatabaseFolder(configuration.database.path)
         var notes = permissiveStorage(database: configuration.database.path, folder: folder)
         let needsAccessKey = configuration.accessToken.keys.isEmpty

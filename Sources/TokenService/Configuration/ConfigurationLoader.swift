@@ -89,6 +89,7 @@ public enum ConfigurationLoader {
         var configuration = try TokenServiceConfiguration(
             reader: ConfigReader(
                 providers: [flags, environment, file], accessReporter: accessReporter))
+        try checkDatabaseChoice(layers: [fileLayer, environmentLayer, overrides.entries], configuration: configuration)
         try validate(&configuration)
         return ConfigurationLoadResult(
             configuration: configuration, configFile: configFile, notes: [], ignoredEnvironmentVariables: serviceLinks)
@@ -185,7 +186,11 @@ public enum ConfigurationLoader {
                 let closest = ConfigurationKey.closest(toEnvironmentName: name, in: ConfigurationKey.all)
                 throw .unknownEnvironmentVariable(name, suggestion: closest?.path)
             }
-            entries.append(Entry(key: key.path, value: try key.environmentValue(raw, source: name), source: name))
+            // An empty TOKENVEND_DATABASE_PATH unsets it, so that an image's default path gives way to database.url.
+            let value =
+                key.path == "database.path" && raw.trimmingWhitespace.isEmpty
+                ? .null : try key.environmentValue(raw, source: name)
+            entries.append(Entry(key: key.path, value: value, source: name))
         }
         return (entries, serviceLinks)
     }

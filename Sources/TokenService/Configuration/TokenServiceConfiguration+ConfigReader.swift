@@ -24,6 +24,9 @@ extension TokenServiceConfiguration {
         self.init()
         server = HTTPServer.Configuration(reader: reader.scoped(to: "server"), defaults: Self.serverDefaults)
         database = Store.Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)
+        let cacheLifetime = reader.int(forKey: "database.statusCacheLifetimeMilliseconds")
+        database.statusCacheLifetime = cacheLifetime.map { .milliseconds($0) } ?? database.statusCacheLifetime
+        postgres = Postgres(reader: reader.scoped(to: "database"))
         accessToken = AccessToken(reader: reader.scoped(to: "accessToken"))
         jwks.maxAgeSeconds = reader.int(forKey: "jwks.maxAgeSeconds") ?? jwks.maxAgeSeconds
         refreshToken = RefreshToken(reader: reader.scoped(to: "refreshToken"))
@@ -85,6 +88,18 @@ extension TokenServiceConfiguration.AccessToken {
         leewaySeconds = reader.int(forKey: "leewaySeconds") ?? leewaySeconds
         keys = reader.accessKeys(forKey: "keys") ?? keys
         activeKid = reader.optionalString(forKey: "activeKid")
+    }
+}
+
+extension TokenServiceConfiguration.Postgres {
+    init(reader: ConfigReader) {
+        self.init()
+        url = reader.optionalString(forKey: "url", isSecret: true).map(TokenServiceConfiguration.Secret.init)
+        poolSize = reader.int(forKey: "poolSize") ?? poolSize
+        connectTimeoutSeconds = reader.int(forKey: "connectTimeoutSeconds") ?? connectTimeoutSeconds
+        queryTimeoutMilliseconds = reader.int(forKey: "queryTimeoutMilliseconds") ?? queryTimeoutMilliseconds
+        lockTimeoutMilliseconds = reader.int(forKey: "lockTimeoutMilliseconds") ?? lockTimeoutMilliseconds
+        acquireTimeoutMilliseconds = reader.int(forKey: "acquireTimeoutMilliseconds") ?? acquireTimeoutMilliseconds
     }
 }
 

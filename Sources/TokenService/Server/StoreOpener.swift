@@ -1,4 +1,5 @@
 import Dispatch
+import PostgresStore
 public import Store
 
 /// Opens the store a configuration names: the one place that picks the backend.
@@ -8,10 +9,20 @@ public import Store
 /// defer { backend.close() }
 /// ```
 public enum StoreOpener {
-    /// Opens (creating and migrating when new) the configured store.
-    /// - Throws: `StoreError` as the backend's opener throws it.
+    /// Opens (creating and migrating when new) the configured store: `PostgresStore` when `database.url` is
+    /// set (connecting, and applying pending migrations under the advisory lock), else `SQLiteStore`.
+    /// - Throws: `StoreError` as the backend's opener throws it (`.unavailable(.unreachable)` when PostgreSQL
+    ///   cannot be reached; messages never contain the URL's password).
     public static func open(_ configuration: TokenServiceConfiguration) async throws(StoreError) -> any StoreBackend {
-        try await openSQLite(configuration.database)
+        if let postgres = postgresConfiguration(configuration) {
+            return try await PostgresStore(configuration: postgres)
+        }
+        return try await openSQLite(configuration.database)
+    }
+
+    /// The PostgreSQL store's configuration, or nil for SQLite.
+    static func postgresConfiguration(_ configuration: TokenServiceConfiguration) -> PostgresStore.Configuration? {
+        configuration.postgres.store(statusCacheLifetime: configuration.database.statusCacheLifetime)
     }
 
     /// Opens a SQLite store on a Dispatch thread: opening and migrating block, and must not hold a thread of the
