@@ -60,7 +60,8 @@ public final class TestPostgresSchema: Sendable {
         guard let connection = PQconnectdb(url) else { throw Failure(description: "libpq: out of memory") }
         defer { PQfinish(connection) }
         guard PQstatus(connection) == CONNECTION_OK else {
-            throw Failure(description: "cannot connect to the test cluster: " + String(cString: PQerrorMessage(connection)))
+            throw Failure(
+                description: "cannot connect to the test cluster: " + String(cString: PQerrorMessage(connection)))
         }
         let result = PQexec(connection, sql)
         defer { PQclear(result) }

@@ -39,7 +39,8 @@ final class LoadLedger: Sendable {
         state.withLock { body(&$0) }
     }
 
-    var isStopped: Bool { withLock { $0.stopped } }
+    /// True once the test stopped the load, or the test's task was cancelled (it failed, or ran out of time).
+    var isStopped: Bool { Task.isCancelled || withLock { $0.stopped } }
 
     /// Records an answer.
     func record(_ client: InstanceClient, _ path: String, _ answer: InstanceClient.Answer) {

@@ -63,22 +63,22 @@ enum TestPostgres {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Runs `$TOKENVEND_TEST_POSTGRES_CTL action` (`start`, `stop`, `restart`) and waits for it.
+    /// Runs `$TOKENVEND_TEST_POSTGRES_CTL action` (`start`, `stop`, `restart`) and waits for it, with
+    /// `posix_spawn` and `waitpid`: Foundation's `Process.waitUntilExit()` never returns for `start`, whose
+    /// script leaves the PostgreSQL server running behind it.
     static func control(_ action: String) throws {
         guard let ctl = ProcessInfo.processInfo.environment["TOKENVEND_TEST_POSTGRES_CTL"], !ctl.isEmpty else {
             throw Failure(
                 description: "TOKENVEND_TEST_POSTGRES_CTL is not set: run this test through `make test` or "
                     + "`scripts/with-postgres.sh`")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ctl)
-        process.arguments = [action]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(ctl) \(action) exited \(process.terminationStatus)")
-        }
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(ctl), strdup(action), nil]
+        defer { arguments.forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, ctl, nil, nil, arguments, environ)
+        guard spawned == 0 else { throw Failure(description: "posix_spawn \(ctl): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else { throw Failure(description: "\(ctl) \(action) failed (wait status \(status))") }
     }
 }
