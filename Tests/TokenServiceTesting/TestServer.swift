@@ -1,6 +1,8 @@
 public import Foundation
 import Logging
+import PostgresStore
 public import Prometheus
+import Store
 import StructuredLogging
 import Testing
 public import TokenService
@@ -52,7 +54,7 @@ public final class TestServer: Sendable {
     /// ``TestBackend``), unless `environment` names a SQLite file or a database URL itself.
     public init(
         mode: Mode = .socket, environment extra: [String: String] = [:], mossUpstream: (any MossUpstream)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() },
+        now: (@Sendable () -> Date)? = nil,
         metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         flush: @escaping @Sendable () -> Void = {}
     ) async throws {
@@ -83,9 +85,15 @@ public final class TestServer: Sendable {
             StructuredLogHandler(label: label, format: .json, level: .trace, fileDescriptor: descriptor)
         }
         logger.logLevel = .trace
-        server = try await TokenServer.open(
-            configuration: configuration, logger: logger, mossUpstream: mossUpstream, now: now,
-            metricsRegistry: metricsRegistry, flush: flush)
+        let backend = try await Self.openStore(configuration, callersClock: now != nil)
+        do {
+            server = try TokenServer(
+                configuration: configuration, backend: backend, logger: logger, mossUpstream: mossUpstream,
+                now: now ?? { Date() }, metricsRegistry: metricsRegistry, flush: flush)
+        } catch {
+            backend.close()
+            throw error
+        }
         driver = RouteDriver(server: server)
         port = mode == .socket ? try server.start() : 0
     }
@@ -117,6 +125,19 @@ public final class TestServer: Sendable {
             environment["TOKENVEND_REFRESH_TOKEN_SECRET"] = TestBackend.refreshSecret
         }
         return schema
+    }
+
+    /// Opens the configured store. A test that drives the server's clock (`now`) gets a PostgreSQL store on the
+    /// caller's clock (`PostgresStore.Clock.caller`), so that the grace window, expiry and the session cap follow
+    /// that clock as they do on SQLite; otherwise the database clock decides, as in production.
+    private static func openStore(_ configuration: TokenServiceConfiguration, callersClock: Bool) async throws
+        -> any StoreBackend
+    {
+        guard callersClock,
+            var postgres = configuration.postgres.store(statusCacheLifetime: configuration.database.statusCacheLifetime)
+        else { return try await StoreOpener.open(configuration) }
+        postgres.clock = .caller
+        return try await PostgresStore(configuration: postgres)
     }
 
     /// Everything the server has logged so far.
@@ -229,7 +250,7 @@ public struct TestResponse: Sendable {
 /// Runs `body` against a fresh server and always stops it.
 public func withTestServer<T>(
     mode: TestServer.Mode = .socket, environment: [String: String] = [:], mossUpstream: (any MossUpstream)? = nil,
-    now: @escaping @Sendable () -> Date = { Date() }, _ body: (TestServer) async throws -> T
+    now: (@Sendable () -> Date)? = nil, _ body: (TestServer) async throws -> T
 ) async throws -> T {
     let server = try await TestServer(mode: mode, environment: environment, mossUpstream: mossUpstream, now: now)
     do {
