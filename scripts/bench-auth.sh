@@ -21,7 +21,7 @@ work=$(mktemp -d); pids=()
 cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 port=18080; base="http://127.0.0.1:$port"
-wait_up() { for _ in $(seq 1 200); do curl -fs "$1/healthz" >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server $1 did not start" >&2; exit 1; }
+wait_up() { for _ in $(seq 1 200); do curl -fs "$1/healthz" >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server $1 did not start:" >&2; tail -3 "$work/tv.log" >&2; exit 1; }
 
 export TOKENVEND_STREAM_KEYS='[{"kid":"bench","secret":"bench-secret-bench-secret-bench-secret-bench-secret-bench-secret-0001"}]'
 export TOKENVEND_PASSWORD_TIME_COST=${TOKENVEND_PASSWORD_TIME_COST:-1}
@@ -49,7 +49,8 @@ PY
 fi
 store=(--database "$work/tv.sqlite")
 if [ -n "${BENCH_DATABASE_URL:-}" ]; then
-  store=()
+  # An empty configuration file: Config/tokenvend.json of the working directory names database.path.
+  echo '{}' >"$work/empty.json"; store=(--config "$work/empty.json")
   export TOKENVEND_DATABASE_URL="$BENCH_DATABASE_URL"
   export TOKENVEND_ACCESS_TOKEN_KEYS='[{"kid":"bench-at","secret":"access-secret-access-secret-access-secret-access-secret-access-0001"}]'
   export TOKENVEND_REFRESH_TOKEN_SECRET=refresh-secret-refresh-secret-refresh-secret-refresh-secret-refresh-01

@@ -21,6 +21,8 @@ fi
 tv=$(readlink -f "$1"); rounds=${2:-3}; conns=${3:-32}; secs=${4:-10}
 command -v wrk >/dev/null || { echo "install wrk: apt-get install -y wrk" >&2; exit 2; }
 cluster=$TOKENVEND_TEST_POSTGRES_URL
+# tokenvend refuses unknown TOKENVEND_* variables: the cluster's are for tests, not for the server.
+unset TOKENVEND_TEST_POSTGRES_URL TOKENVEND_TEST_POSTGRES_CTL TOKENVEND_TEST_POSTGRES_SOCKET
 base=${cluster%/*}
 sql() { psql -X -A -t -q -v ON_ERROR_STOP=1 -d "$cluster" -c "$1"; }
 rate() { awk '/Requests\/sec/ {print $2}'; }
