@@ -122,8 +122,9 @@ import Store
             case statement(String)
         }
         var expected: [Expected] = []
+        var preparing: Set<String> = []
         for statement in statements {
-            if let name = statement.name, !prepared.contains(name) {
+            if let name = statement.name, !prepared.contains(name), preparing.insert(name).inserted {
                 let count = Int32(statement.parameters.count)
                 guard unsafe PQsendPrepare(handle, name, statement.sql, count, nil) == 1 else { throw broken() }
                 expected.append(.prepare(name))

@@ -1,9 +1,10 @@
+import Store
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import Store
 
 /// What the user, session and rate-limit stores of one `PostgresStore` share: the pool, the clock, the change
 /// feed and the status cache.

@@ -1,3 +1,5 @@
+import Store
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Store
 
 /// Applies `Schema.migrations` (their PostgreSQL dialect) in order, each in its own transaction that also records
 /// the version in `tokenvend_schema_migrations(version, applied_at)`, while holding a session-level
@@ -62,7 +63,8 @@ enum PostgresMigrator {
                 _ = try connection.run(statements, deadline: connection.deadline)
                 applied.append(migration.version)
             }
-            return MigrationReport(applied: applied, version: SchemaVersion(found: try version(connection), known: known))
+            return MigrationReport(
+                applied: applied, version: SchemaVersion(found: try version(connection), known: known))
         }
     }
 

@@ -57,7 +57,8 @@ final class PostgresPool: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) throws(StoreError) -> T
     ) async throws(StoreError) -> T {
         let lease = try await acquire()
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, StoreError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<T, StoreError>, Never>) in
             queue.async {
                 continuation.resume(returning: self.run(lease, body))
             }

@@ -1,9 +1,10 @@
+public import Store
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
     public import Foundation
 #endif
-public import Store
 
 /// Rate-limit counters in the `rate_limits` table, shared by every instance on the database: one row per
 /// `(bucket, key, window_start)`, incremented by one upsert that also reads the previous window's count. Window
@@ -45,7 +46,8 @@ public struct PostgresRateLimitCounters: RateLimitCounters {
 
     public func reset(bucket: String, key: String) async throws(StoreError) {
         _ = try await context.write([
-            PostgresStatement("rateLimits.reset", "DELETE FROM rate_limits WHERE bucket = $1 AND key = $2", [bucket, key])
+            PostgresStatement(
+                "rateLimits.reset", "DELETE FROM rate_limits WHERE bucket = $1 AND key = $2", [bucket, key])
         ])
     }
 

@@ -1,9 +1,10 @@
+public import Store
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
     public import Foundation
 #endif
-public import Store
 
 extension PostgresSessionStore {
     /// Decides a refresh in one transaction that holds the session row, with the rules of `SessionStore.rotate`.

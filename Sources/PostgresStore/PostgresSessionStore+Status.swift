@@ -1,9 +1,10 @@
+public import Store
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-public import Store
 
 // The per-request liveness reads: answered from the status cache when it holds a valid answer (see
 // `PostgresChangeFeed` for what ends one), else by one primary-key read.

@@ -1,9 +1,10 @@
+public import Store
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
     public import Foundation
 #endif
-public import Store
 
 /// Sessions and refresh-token rotation in PostgreSQL, with the results and errors of `SessionStore` (SQLite).
 ///
@@ -91,12 +92,14 @@ public struct PostgresSessionStore: SessionStoring {
 
     @discardableResult
     public func revokeOthers(userID: String, except: String, now: Date) async throws(StoreError) -> Int {
-        try await revoke("sessions.revokeOthers", "user_id = $1 AND id <> $2", [userID, except], now: now, payload: "$1")
+        try await revoke(
+            "sessions.revokeOthers", "user_id = $1 AND id <> $2", [userID, except], now: now, payload: "$1")
     }
 
     @discardableResult
     public func revokeAll(userID: String, now: Date) async throws(StoreError) -> Int {
-        try await revoke("sessions.revokeAll", "user_id = $1 AND $2::text IS NULL", [userID, nil], now: now, payload: "$1")
+        try await revoke(
+            "sessions.revokeAll", "user_id = $1 AND $2::text IS NULL", [userID, nil], now: now, payload: "$1")
     }
 
     /// Revokes the live sessions matching `condition` (over `$1`, `$2`) and, when any was, notifies with `payload`,
@@ -118,7 +121,8 @@ public struct PostgresSessionStore: SessionStoring {
         return Int(try rows[0].first?.int64(0) ?? 0)
     }
 
-    public func liveSessions(userID: String, now: Date, limit: Int, after: SessionPagePosition?) async throws(StoreError)
+    public func liveSessions(userID: String, now: Date, limit: Int, after: SessionPagePosition?)
+        async throws(StoreError)
         -> [Session]
     {
         let rows = try await context.read([

@@ -35,7 +35,8 @@ extension PostgresStore {
 
         /// Creates a configuration; see the properties for the defaults.
         public init(
-            url: String, poolSize: Int = 8, connectTimeout: Duration = .seconds(5), queryTimeout: Duration = .seconds(5),
+            url: String, poolSize: Int = 8, connectTimeout: Duration = .seconds(5),
+            queryTimeout: Duration = .seconds(5),
             lockTimeout: Duration = .seconds(2), acquireTimeout: Duration = .seconds(2), clock: Clock = .database,
             statusCacheLifetime: Duration = .seconds(1), migrate: Bool = true
         ) {
@@ -70,4 +71,18 @@ extension PostgresStore {
         /// The `now` arguments the caller passes (deterministic tests only).
         case caller
     }
+}
+
+extension PostgresStore.Configuration: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The settings with the URL redacted (never its password).
+    public var description: String {
+        let shown = (try? PostgresURL(url).redacted) ?? "(invalid URL)"
+        return """
+            PostgresStore.Configuration(url: \(shown), poolSize: \(poolSize), connectTimeout: \(connectTimeout), \
+            queryTimeout: \(queryTimeout), lockTimeout: \(lockTimeout), acquireTimeout: \(acquireTimeout), \
+            clock: \(clock), statusCacheLifetime: \(statusCacheLifetime), migrate: \(migrate))
+            """
+    }
+
+    public var debugDescription: String { description }
 }

@@ -1,9 +1,10 @@
+public import Store
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-public import Store
 
 /// The shared backend: users, sessions and rate-limit counters in PostgreSQL, for several tokenvend instances
 /// behind one load balancer.
@@ -93,4 +94,11 @@ public struct PostgresStore: StoreBackend {
         sessionStore.context.statusCache?.close()
         pool.close()
     }
+}
+
+extension PostgresStore: CustomStringConvertible, CustomDebugStringConvertible {
+    /// `PostgresStore(postgres://user@host:port/database)`: never the password.
+    public var description: String { "PostgresStore(\(displayName))" }
+
+    public var debugDescription: String { description }
 }

@@ -1,9 +1,10 @@
+public import Store
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
     public import Foundation
 #endif
-public import Store
 
 /// Users and their customer ids in PostgreSQL, with the results and errors of `UserStore` (SQLite).
 ///
@@ -131,7 +132,8 @@ public struct PostgresUserStore: UserStoring {
 
     public func updatePasswordHash(userID: String, hash: String) async throws(StoreError) {
         let rows = try await context.write([
-            PostgresStatement("users.updatePasswordHash", "UPDATE users SET password_hash = $2 WHERE id = $1", [userID, hash])
+            PostgresStatement(
+                "users.updatePasswordHash", "UPDATE users SET password_hash = $2 WHERE id = $1", [userID, hash])
         ])
         guard rows[0].affected == 1 else { throw .notFound }
     }

@@ -94,21 +94,12 @@ package enum Schema {
                 """
         ),
         // Rate-limit counters shared by the instances of a PostgreSQL deployment (issue 16): one row per bucket,
-        // key and fixed window. SQLite deployments keep their counters in memory; the table exists there too so
-        // that both dialects have one schema version.
+        // key and fixed window. SQLite deployments keep their counters in memory: their step 3 changes nothing
+        // but the version, so both dialects count the same versions.
         Migration(
             version: 3,
-            sqlite: """
-                CREATE TABLE rate_limits (
-                    bucket TEXT NOT NULL,
-                    key TEXT NOT NULL,
-                    window_start INTEGER NOT NULL,
-                    count INTEGER NOT NULL,
-                    window_end INTEGER NOT NULL,
-                    PRIMARY KEY (bucket, key, window_start)
-                ) STRICT, WITHOUT ROWID;
-                CREATE INDEX rate_limits_by_end ON rate_limits (window_end);
-                """,
+            // A comment only: one SQLite instance keeps its counters in memory, so the table is PostgreSQL's.
+            sqlite: "-- rate_limits: PostgreSQL only",
             postgres: """
                 CREATE TABLE rate_limits (
                     bucket TEXT NOT NULL,

@@ -32,7 +32,8 @@ struct PostgresTestDatabase {
         let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let admin = try Self.pool(base)
         _ = try await admin.withConnection { (connection: PostgresConnection) throws(StoreError) in
-            try connection.run([PostgresStatement(unprepared: "CREATE SCHEMA \(schema)")], deadline: connection.deadline)
+            try connection.run(
+                [PostgresStatement(unprepared: "CREATE SCHEMA \(schema)")], deadline: connection.deadline)
         }
         let separator = base.contains("?") ? "&" : "?"
         return PostgresTestDatabase(
@@ -84,7 +85,8 @@ struct PostgresTestDatabase {
         let schema = self.schema
         _ = try? await admin.withConnection { (connection: PostgresConnection) throws(StoreError) in
             try connection.run(
-                [PostgresStatement(unprepared: "DROP SCHEMA IF EXISTS \(schema) CASCADE")], deadline: connection.deadline)
+                [PostgresStatement(unprepared: "DROP SCHEMA IF EXISTS \(schema) CASCADE")],
+                deadline: connection.deadline)
         }
         admin.close()
     }

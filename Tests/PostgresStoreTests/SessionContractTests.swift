@@ -12,7 +12,9 @@ import Testing
             refreshTTL: Fixture.ttl)
     }
 
-    @Test("a new session starts at counter 0, its refresh expiry capped; unknown users are refused", arguments: Backend.allCases)
+    @Test(
+        "a new session starts at counter 0, its refresh expiry capped; unknown users are refused",
+        arguments: Backend.allCases)
     func create(backend: Backend) async throws {
         try await backend.with { store in
             let ada = try await Fixture.user(store)
@@ -58,7 +60,9 @@ import Testing
         }
     }
 
-    @Test("rotation refuses unknown, expired and capped sessions; the refresh expiry never passes the cap", arguments: Backend.allCases)
+    @Test(
+        "rotation refuses unknown, expired and capped sessions; the refresh expiry never passes the cap",
+        arguments: Backend.allCases)
     func rotationLimits(backend: Backend) async throws {
         try await backend.with { store in
             let ada = try await Fixture.user(store)
@@ -132,11 +136,15 @@ import Testing
                 after = page.count == 2 ? page.last.map(SessionPagePosition.init(after:)) : nil
             } while after != nil
             #expect(seen.map(\.id) == expected.map(\.id))
-            #expect(try await store.sessions.liveSessions(userID: ada.id, now: Fixture.at(200), limit: 9, after: nil).isEmpty)
+            #expect(
+                try await store.sessions.liveSessions(userID: ada.id, now: Fixture.at(200), limit: 9, after: nil)
+                    .isEmpty)
         }
     }
 
-    @Test("the per-user cap revokes the least recently used live sessions, never the new one", arguments: Backend.allCases)
+    @Test(
+        "the per-user cap revokes the least recently used live sessions, never the new one", arguments: Backend.allCases
+    )
     func cap(backend: Backend) async throws {
         try await backend.with { store in
             let ada = try await Fixture.user(store)

@@ -62,17 +62,20 @@ import Testing
         }
     }
 
-    @Test("customer ids: registered is the id, or the verified email when asked, unless set", arguments: Backend.allCases)
+    @Test(
+        "customer ids: registered is the id, or the verified email when asked, unless set", arguments: Backend.allCases)
     func customerIDs(backend: Backend) async throws {
         try await backend.with { store in
             let ada = try await Fixture.user(store)
-            #expect(try await store.users.customerIDs(userID: ada.id, emailAsRegistered: true) == ["registered": ada.id])
+            #expect(
+                try await store.users.customerIDs(userID: ada.id, emailAsRegistered: true) == ["registered": ada.id])
             try await store.users.markEmailVerified(email: ada.email, now: Fixture.at(3))
             try await store.users.markEmailVerified(email: ada.email, now: Fixture.at(9))
             #expect(try await store.users.find(byID: ada.id)?.emailVerifiedAt == Fixture.at(3))
             #expect(
                 try await store.users.customerIDs(userID: ada.id, emailAsRegistered: true) == ["registered": ada.email])
-            #expect(try await store.users.customerIDs(userID: ada.id, emailAsRegistered: false) == ["registered": ada.id])
+            #expect(
+                try await store.users.customerIDs(userID: ada.id, emailAsRegistered: false) == ["registered": ada.id])
             try await store.users.setCustomerID(email: ada.email, key: "crm", value: "c-1")
             try await store.users.setCustomerID(email: ada.email, key: "crm", value: "c-2")
             try await store.users.setCustomerID(email: ada.email, key: "registered", value: "r-9")

@@ -1,0 +1,79 @@
+import Foundation
+import Store
+import Testing
+
+@testable import PostgresStore
+
+/// `db copy`: a SQLite deployment's users and live sessions into PostgreSQL.
+@Suite(.timeLimit(.minutes(1))) struct PostgresCopyTests {
+    @Test("copies users, customer ids and live sessions; idempotent; refuses a non-empty target unless replacing")
+    func copy() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokenvend-copy-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sqlite = try SQLiteStore(configuration: .init(path: folder.appendingPathComponent("t.sqlite").path))
+        defer { sqlite.close() }
+        let now = Date()
+        let ada = try await sqlite.users.create(
+            id: "u-ada", email: "ada@example.com", passwordHash: Fixture.hash, role: "admin", tenantID: "t1",
+            emailVerifiedAt: now, now: now)
+        let bob = try await sqlite.users.create(
+            id: "u-bob", email: "bob@example.com", passwordHash: Fixture.hash, role: "user", tenantID: nil,
+            emailVerifiedAt: nil, now: now)
+        try await sqlite.users.setCustomerID(email: ada.email, key: "crm", value: "c-1")
+        let live = try await sqlite.sessions.create(
+            userID: ada.id, userAgent: "ua", ip: "::1", now: now, refreshTTL: .seconds(3600),
+            maxLifetime: .seconds(86_400), maxPerUser: 10
+        ).session
+        guard
+            case .rotated(_, let counter) = try await sqlite.sessions.rotate(
+                sessionID: live.id, presentedCounter: 0, now: now, grace: .seconds(10), refreshTTL: .seconds(3600))
+        else {
+            Issue.record("setup rotation failed")
+            return
+        }
+        let dead = try await sqlite.sessions.create(
+            userID: bob.id, userAgent: nil, ip: nil, now: now, refreshTTL: .seconds(3600),
+            maxLifetime: .seconds(86_400), maxPerUser: 10
+        ).session
+        _ = try await sqlite.sessions.revoke(sessionID: dead.id, userID: nil, now: now)
+        let snapshot = try await sqlite.snapshot()
+        #expect(
+            snapshot.users.count == 2 && snapshot.customerIDs.count == 1 && snapshot.sessions.map(\.id) == [live.id])
+
+        let database = try await PostgresTestDatabase.make()
+        let target = try await database.open(clock: .database)
+        defer { target.close() }
+        let report = try await target.copy(from: snapshot, replacing: false)
+        #expect(report == CopyReport(users: 2, customerIDs: 1, sessions: 1))
+        let again = try await target.copy(from: snapshot, replacing: false)
+        #expect(again == report)
+        #expect(try await target.users.list() == (try await sqlite.users.list()))
+        #expect(
+            try await target.sessions.find(sessionID: live.id) == (try await sqlite.sessions.find(sessionID: live.id)))
+        #expect(try await target.sessions.find(sessionID: dead.id) == nil)
+        #expect(
+            try await target.users.customerIDs(userID: ada.id, emailAsRegistered: true)
+                == ["crm": "c-1", "registered": ada.email])
+        #expect(try await database.query("SELECT count(*) FROM users") == [["2"]])
+
+        // The refresh token issued on SQLite keeps rotating: its counter continues.
+        let outcome = try await target.sessions.rotate(
+            sessionID: live.id, presentedCounter: counter, now: Date(), grace: .seconds(10),
+            refreshTTL: .seconds(3600))
+        guard case .rotated(_, let next) = outcome else {
+            Issue.record("expected .rotated after the copy, got \(outcome)")
+            return
+        }
+        #expect(next == counter + 1)
+
+        // A target holding other users is refused, unless replacing.
+        _ = try await target.users.create(email: "carol@example.com", passwordHash: Fixture.hash)
+        await #expect(throws: StoreError.constraint(.other)) { try await target.copy(from: snapshot, replacing: false) }
+        #expect(try await target.users.find(byEmail: "carol@example.com") != nil)
+        #expect(try await target.copy(from: snapshot, replacing: true) == report)
+        #expect(try await target.users.find(byEmail: "carol@example.com") == nil)
+        #expect(try await target.users.list().count == 2)
+        await database.remove()
+    }
+}

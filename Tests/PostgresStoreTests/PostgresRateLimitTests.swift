@@ -1,0 +1,57 @@
+import Foundation
+import Store
+import Testing
+
+@testable import PostgresStore
+
+/// Rate-limit counters shared by every store on one database.
+@Suite(.timeLimit(.minutes(1))) struct PostgresRateLimitTests {
+    @Test("two stores count into the same window; the previous window is reported; reset and prune")
+    func shared() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let a = try await database.open()
+        let b = try await database.open()
+        defer {
+            a.close()
+            b.close()
+        }
+        let counters = try #require(a.rateLimits)
+        let other = try #require(b.rateLimits)
+        let window = Duration.seconds(60)
+        // Fixture.epoch is a multiple of 60 s, so windows start there.
+        #expect(
+            try await counters.add(1, bucket: "login", key: "ada", window: window, now: Fixture.at(15)).current == 1)
+        let second = try await other.add(1, bucket: "login", key: "ada", window: window, now: Fixture.at(30))
+        #expect(second == RateCount(current: 2, previous: 0, elapsed: 0.5, secondsLeft: 30))
+        #expect(try await other.add(1, bucket: "login", key: "bob", window: window, now: Fixture.at(30)).current == 1)
+        #expect(try await other.add(1, bucket: "signup", key: "ada", window: window, now: Fixture.at(30)).current == 1)
+        let next = try await counters.add(3, bucket: "login", key: "ada", window: window, now: Fixture.at(75))
+        #expect(next == RateCount(current: 3, previous: 2, elapsed: 0.25, secondsLeft: 45))
+        #expect(abs(next.estimate - (2 * 0.75 + 3)) < 0.0001)
+        #expect(
+            try await counters.add(0, bucket: "login", key: "ada", window: window, now: Fixture.at(80)).current == 3)
+        try await other.reset(bucket: "login", key: "ada")
+        #expect(
+            try await counters.add(0, bucket: "login", key: "ada", window: window, now: Fixture.at(80)).current == 0)
+        // Windows [0, 60) of bob and signup have ended by 61 s; the [60, 120) ones have not.
+        #expect(try await counters.prune(endedBefore: Fixture.at(61)) == 2)
+        #expect(try await counters.prune(endedBefore: Fixture.at(61)) == 0)
+        await database.remove()
+    }
+
+    @Test("with the database clock, window boundaries come from the database, not the caller")
+    func databaseClock() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let store = try await database.open(clock: .database)
+        defer { store.close() }
+        let counters = try #require(store.rateLimits)
+        let far = Date(timeIntervalSince1970: 0)
+        _ = try await counters.add(1, bucket: "b", key: "k", window: .seconds(3600), now: far)
+        let count = try await counters.add(1, bucket: "b", key: "k", window: .seconds(3600), now: Date())
+        #expect(count.current == 2)
+        let rows = try await database.query("SELECT window_start FROM rate_limits")
+        let start = try #require(rows.first?[0].flatMap { Int64($0) })
+        #expect(abs(Double(start) / 1000 - Date().timeIntervalSince1970) < 3600 + 60)
+        await database.remove()
+    }
+}
