@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// The one executable: the server (`serve`), operator tools (`users`, `keys`, `jwt`, `healthcheck`) and the
+/// The one executable: the server (`serve`), operator tools (`users`, `db`, `keys`, `jwt`, `healthcheck`) and the
 /// command-line client (`login`, `token`, `logout`).
 @main
 struct TokenvendCommand: AsyncParsableCommand {
@@ -9,7 +9,8 @@ struct TokenvendCommand: AsyncParsableCommand {
         commandName: "tokenvend",
         abstract: "Vends short-lived tokens to apps: accounts, sessions, Moss and Bloomreach tokens.",
         subcommands: [
-            ServeCommand.self, UsersCommand.self, HealthcheckCommand.self, KeysCommand.self, JWTCommand.self,
+            ServeCommand.self, UsersCommand.self, DatabaseCommand.self, HealthcheckCommand.self, KeysCommand.self,
+            JWTCommand.self,
             LoginCommand.self, TokenCommand.self, LogoutCommand.self,
         ]
     )

@@ -1,5 +1,5 @@
 import Dispatch
-import PostgresStore
+public import PostgresStore
 public import Store
 
 /// Opens the store a configuration names: the one place that picks the backend.
@@ -20,8 +20,9 @@ public enum StoreOpener {
         return try await openSQLite(configuration.database)
     }
 
-    /// The PostgreSQL store's configuration, or nil for SQLite.
-    static func postgresConfiguration(_ configuration: TokenServiceConfiguration) -> PostgresStore.Configuration? {
+    /// The PostgreSQL store's configuration (`database.url` and the pool keys), or nil for SQLite.
+    public static func postgresConfiguration(_ configuration: TokenServiceConfiguration) -> PostgresStore.Configuration?
+    {
         configuration.postgres.store(statusCacheLifetime: configuration.database.statusCacheLifetime)
     }
 

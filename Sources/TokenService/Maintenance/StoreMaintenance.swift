@@ -1,0 +1,143 @@
+import Foundation
+public import PostgresStore
+public import Store
+
+/// What `tokenvend db migrate`, `db status` and `db copy` do, on the store a configuration names; in the library
+/// so that tests drive it in-process. Nothing here prints or logs a password: stores are named by their
+/// `displayName` (PostgreSQL URLs redacted).
+public enum StoreMaintenance {
+    /// Why a command failed; `description` is one line for the terminal, never with a password.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The store failed (unreachable, corrupt, …), or a file could not be read.
+        case store(String)
+        /// The schema was written by a newer tokenvend.
+        case schemaTooNew(found: Int, known: Int)
+        /// `db copy` met a target that already holds other users, without `--replace`.
+        case targetNotEmpty
+        /// A bad argument (`--from` not `sqlite:PATH`, a missing file, no target).
+        case usage(String)
+
+        public var description: String {
+            switch self {
+            case .store(let reason): reason
+            case .schemaTooNew(let found, let known):
+                "the schema is at version \(found), newer than this tokenvend knows (\(known)); upgrade tokenvend"
+            case .targetNotEmpty:
+                "the target database already holds other users; give --replace to replace its users and sessions"
+            case .usage(let reason): reason
+            }
+        }
+
+        init(_ error: StoreError) {
+            switch error {
+            case .schemaTooNew(let found, let known): self = .schemaTooNew(found: found, known: known)
+            case .unavailable(let reason): self = .store("the database is unavailable (\(reason))")
+            case .misuse(let message): self = .store(message)
+            default: self = .store("\(error)")
+            }
+        }
+    }
+
+    /// The schema state of a store.
+    public struct Status: Sendable, Equatable {
+        /// The store, never with a password (`sqlite:data/tokenvend.sqlite`, `postgres://tokenvend@db:5432/t`).
+        public var displayName: String
+        /// The version found and the last this tokenvend knows.
+        public var version: SchemaVersion
+        /// Whether migrations are pending (found below known).
+        public var pending: Bool { version.found < version.known }
+    }
+
+    /// What `migrate` applied.
+    public struct Migration: Sendable, Equatable {
+        public var displayName: String
+        /// The versions applied now, in order (empty when the schema was current).
+        public var applied: [Int]
+        /// The version after migrating, and the last known.
+        public var version: SchemaVersion
+    }
+
+    /// The last schema version this tokenvend knows.
+    public static var knownVersion: Int { Schema.migrations.last?.version ?? 0 }
+
+    /// The schema version of the configured store, without changing it.
+    public static func status(_ configuration: TokenServiceConfiguration) async throws(Failure) -> Status {
+        if var postgres = StoreOpener.postgresConfiguration(configuration) {
+            postgres.migrate = false
+            let name = configuration.postgres.redactedURL ?? "postgres"
+            do {
+                let store = try await PostgresStore(configuration: postgres)
+                defer { store.close() }
+                return Status(displayName: name, version: try await store.schemaVersion())
+            } catch {
+                throw Failure(error)
+            }
+        }
+        let path = configuration.database.path
+        let found = FileManager.default.fileExists(atPath: path) ? try SQLiteSchemaProbe.userVersion(path: path) : 0
+        return Status(displayName: "sqlite:\(path)", version: SchemaVersion(found: found, known: knownVersion))
+    }
+
+    /// Applies the pending migrations of the configured store (PostgreSQL: under `pg_advisory_lock`, safe while
+    /// instances start or run; SQLite: in `BEGIN IMMEDIATE`, creating the file when missing).
+    public static func migrate(_ configuration: TokenServiceConfiguration) async throws(Failure) -> Migration {
+        if let postgres = StoreOpener.postgresConfiguration(configuration) {
+            do {
+                let report = try await PostgresStore.migrate(configuration: postgres)
+                return Migration(
+                    displayName: configuration.postgres.redactedURL ?? "postgres", applied: report.applied,
+                    version: report.version)
+            } catch {
+                throw Failure(error)
+            }
+        }
+        let path = configuration.database.path
+        let before = FileManager.default.fileExists(atPath: path) ? try SQLiteSchemaProbe.userVersion(path: path) : 0
+        do {
+            var database = configuration.database
+            database.readerCount = 1
+            let store = try await StoreOpener.openSQLite(database)
+            defer { store.close() }
+            let version = try await store.schemaVersion()
+            let applied = version.found > before ? Array((before + 1)...version.found) : []
+            return Migration(displayName: store.displayName, applied: applied, version: version)
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    /// Copies a SQLite deployment's users, customer ids and live sessions into PostgreSQL (`tokenvend db copy`).
+    ///
+    /// The SQLite file may be in use by a running server: it is read in one read transaction on a reader
+    /// connection (WAL readers never block the writer), after an open that writes nothing when its schema is
+    /// current. The target is migrated first. Idempotent (rows are upserted); refuses a target holding other
+    /// users unless `replacing`.
+    /// - Parameters:
+    ///   - sqlitePath: the SQLite file; it must exist (a missing one is refused rather than created empty).
+    ///   - target: the PostgreSQL store's configuration.
+    public static func copy(
+        fromSQLite sqlitePath: String, to target: PostgresStore.Configuration, replacing: Bool
+    ) async throws(Failure) -> CopyReport {
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: sqlitePath, isDirectory: &isFolder), !isFolder else {
+            throw .usage("no SQLite database at \(sqlitePath)")
+        }
+        let snapshot: StoreSnapshot
+        do {
+            let source = try await StoreOpener.openSQLite(.init(path: sqlitePath, readerCount: 1))
+            defer { source.close() }
+            snapshot = try await source.snapshot()
+        } catch {
+            throw Failure(error)
+        }
+        do {
+            let store = try await PostgresStore(configuration: target)
+            defer { store.close() }
+            return try await store.copy(from: snapshot, replacing: replacing)
+        } catch .constraint(.other) {
+            throw .targetNotEmpty
+        } catch {
+            throw Failure(error)
+        }
+    }
+}

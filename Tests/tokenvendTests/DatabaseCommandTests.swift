@@ -1,0 +1,172 @@
+import Foundation
+import HTTPServer
+import Logging
+import Store
+import Testing
+import TokenClientTesting
+import TokenService
+import TokenServiceTesting
+
+/// `tokenvend db migrate|status|copy`, run as the built executable: on SQLite here, on PostgreSQL through
+/// `scripts/with-postgres.sh` (`make test`).
+@Suite(.timeLimit(.minutes(2)), .serialized)
+struct DatabaseCommandTests {
+    static func tokenvend(_ arguments: [String], environment: [String: String], in folder: TemporaryFolder)
+        async throws -> KeyCommandTests.Run
+    {
+        try await KeyCommandTests.tokenvend(arguments, environment: environment, in: folder.url)
+    }
+
+    @Test("on SQLite: status says pending (exit 2), migrate applies every migration once, then status exits 0")
+    func sqliteMigrate() async throws {
+        let folder = try TemporaryFolder()
+        let environment = ["TOKENVEND_DATABASE_PATH": folder.url.appending(path: "db/t.sqlite").path]
+        let known = StoreMaintenance.knownVersion
+        let before = try await Self.tokenvend(["db", "status"], environment: environment, in: folder)
+        #expect(before.status == 2)
+        #expect(before.output.contains("store: sqlite:\(folder.url.path)/db/t.sqlite"))
+        #expect(before.output.contains("schema version: 0 found, \(known) known"))
+        #expect(before.output.contains("migrations pending: yes"))
+        // status changed nothing: no file was created.
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appending(path: "db/t.sqlite").path))
+        let migrated = try await Self.tokenvend(["db", "migrate"], environment: environment, in: folder)
+        #expect(migrated.status == 0)
+        let list = (1...known).map(String.init).joined(separator: ", ")
+        #expect(migrated.output.contains("applied migration(s) \(list); schema at version \(known)"))
+        let again = try await Self.tokenvend(["db", "migrate"], environment: environment, in: folder)
+        #expect(again.output.contains("schema up to date at version \(known)"))
+        let after = try await Self.tokenvend(["db", "status"], environment: environment, in: folder)
+        #expect(after.status == 0)
+        #expect(after.output.contains("migrations pending: no"))
+    }
+
+    @Test("on SQLite: status of a schema newer than this tokenvend exits 1 and says so")
+    func sqliteTooNew() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appending(path: "t.sqlite").path
+        let environment = ["TOKENVEND_DATABASE_PATH": path]
+        _ = try await Self.tokenvend(["db", "migrate"], environment: environment, in: folder)
+        let bump = Process()
+        bump.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        bump.arguments = [path, "PRAGMA user_version = \(StoreMaintenance.knownVersion + 1)"]
+        try bump.run()
+        bump.waitUntilExit()
+        let status = try await Self.tokenvend(["db", "status"], environment: environment, in: folder)
+        #expect(status.status == 1)
+        #expect(status.error.contains("newer than this tokenvend knows"))
+    }
+
+    @Test("db copy refuses --from without sqlite: (usage, exit 2) and a missing target or source (exit 1)")
+    func copyArguments() async throws {
+        let folder = try TemporaryFolder()
+        let environment = ["TOKENVEND_DATABASE_PATH": folder.url.appending(path: "t.sqlite").path]
+        let bare = try await Self.tokenvend(["db", "copy", "--from", "t.sqlite"], environment: environment, in: folder)
+        #expect(bare.status == 2)
+        let noTarget = try await Self.tokenvend(
+            ["db", "copy", "--from", "sqlite:t.sqlite"], environment: environment, in: folder)
+        #expect(noTarget.status == 1)
+        #expect(noTarget.error.contains("no target"))
+        let notPostgres = try await Self.tokenvend(
+            ["db", "copy", "--from", "sqlite:t.sqlite", "--to", "mysql://root:pa55word@db/x"], environment: environment,
+            in: folder)
+        #expect(notPostgres.status == 1)
+        #expect(!notPostgres.error.contains("pa55word"))
+        let missing = try await Self.tokenvend(
+            ["db", "copy", "--from", "sqlite:absent.sqlite", "--to", "postgres://u@127.0.0.1:1/x"],
+            environment: environment, in: folder)
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("no SQLite database at absent.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appending(path: "absent.sqlite").path))
+    }
+
+    @Test("on PostgreSQL: status pending (exit 2), migrate applies once, status 0; no output shows the password")
+    func postgresMigrate() async throws {
+        let schema = try PostgresTestSchema.make()
+        defer { schema.remove() }
+        let folder = try TemporaryFolder()
+        let url = schema.url.replacingOccurrences(of: "tokenvend@", with: "tokenvend:pa55word-s3cret@")
+        let urlFile = folder.url.appending(path: "database_url")
+        try Data((url + "\n").utf8).write(to: urlFile)
+        let environment = ["TOKENVEND_DATABASE_URL_FILE": urlFile.path, "TOKENVEND_DATABASE_PATH": ""]
+        let known = StoreMaintenance.knownVersion
+        let before = try await Self.tokenvend(["db", "status"], environment: environment, in: folder)
+        #expect(before.status == 2)
+        #expect(before.output.contains("store: postgres://tokenvend@127.0.0.1"))
+        #expect(before.output.contains("schema version: 0 found, \(known) known"))
+        let migrated = try await Self.tokenvend(["db", "migrate"], environment: environment, in: folder)
+        #expect(migrated.status == 0)
+        #expect(migrated.output.contains("schema at version \(known)"))
+        let again = try await Self.tokenvend(["db", "migrate"], environment: environment, in: folder)
+        #expect(again.output.contains("schema up to date at version \(known)"))
+        let after = try await Self.tokenvend(["db", "status"], environment: environment, in: folder)
+        #expect(after.status == 0)
+        for run in [before, migrated, again, after] {
+            #expect(!(run.output + run.error).contains("pa55word"))
+        }
+    }
+
+    @Test("on PostgreSQL: status of an unreachable database exits 1 without showing the password")
+    func postgresUnreachable() async throws {
+        let folder = try TemporaryFolder()
+        let environment = [
+            "TOKENVEND_DATABASE_URL": "postgres://tokenvend:pa55word-s3cret@127.0.0.1:1/x",
+            "TOKENVEND_DATABASE_PATH": "", "TOKENVEND_DATABASE_CONNECT_TIMEOUT_SECONDS": "1",
+        ]
+        let status = try await Self.tokenvend(["db", "status"], environment: environment, in: folder)
+        #expect(status.status == 1)
+        #expect(status.error.contains("unavailable"))
+        #expect(!(status.output + status.error).contains("pa55word"))
+    }
+
+    @Test("db copy moves a running SQLite deployment to PostgreSQL: sessions keep rotating, idempotent, --replace")
+    func copy() async throws {
+        let schema = try PostgresTestSchema.make()
+        defer { schema.remove() }
+        let folder = try TemporaryFolder()
+        let urlFile = folder.url.appending(path: "database_url")
+        try Data((schema.url + "\n").utf8).write(to: urlFile)
+        try await withTestServer(mode: .router) { sqlite in
+            let ada = try await sqlite.signUp(email: "ada@example.com")
+            _ = try await sqlite.signUp(email: "bob@example.com")
+            let accounts = try await AccountAdministration.open(configuration: sqlite.configuration)
+            try await accounts.setCustomerID(email: "ada@example.com", key: "crm", value: "C-42")
+            accounts.close()
+            let source = "sqlite:" + sqlite.configuration.database.path
+            // The SQLite server still has the file open: the copy reads alongside it.
+            let copied = try await Self.tokenvend(
+                ["db", "copy", "--from", source, "--to-file", urlFile.path], environment: [:], in: folder)
+            #expect(copied.status == 0, "\(copied.error)")
+            #expect(copied.output.contains("copied 2 user(s), 1 customer id(s) and 2 live session(s)"))
+            let twice = try await Self.tokenvend(
+                ["db", "copy", "--from", source, "--to-file", urlFile.path], environment: [:], in: folder)
+            #expect(twice.status == 0)
+            #expect(try schema.query("SELECT count(*) FROM users") == "2")
+            #expect(try schema.query("SELECT count(*) FROM sessions") == "2")
+
+            // The same keys on PostgreSQL: Ada's refresh token, issued on SQLite, rotates there.
+            var configuration = sqlite.configuration
+            configuration.postgres.url = .init(schema.url)
+            let postgres = try await TokenServer.open(configuration: configuration, logger: .init(label: "copy"))
+            let refreshed = await postgres.respond(
+                method: .post, target: "/auth/refresh",
+                headers: ["Host": "x", "Content-Type": "application/json"],
+                body: Array(#"{"refreshToken":"\#(ada.refreshToken)"}"#.utf8), peer: .init(ipv4: 0x7F00_0001))
+            #expect(refreshed.response.status.code == 200)
+            let other = #"{"email":"carol@example.com","password":"\#(TestServer.password)"}"#
+            let registered = await postgres.respond(
+                method: .post, target: "/auth/register", headers: ["Host": "x", "Content-Type": "application/json"],
+                body: Array(other.utf8), peer: .init(ipv4: 0x7F00_0001))
+            #expect(registered.response.status.code == 201)
+            await postgres.shutdown()
+
+            let refused = try await Self.tokenvend(
+                ["db", "copy", "--from", source, "--to-file", urlFile.path], environment: [:], in: folder)
+            #expect(refused.status == 1)
+            #expect(refused.error.contains("give --replace"))
+            let replaced = try await Self.tokenvend(
+                ["db", "copy", "--from", source, "--to-file", urlFile.path, "--replace"], environment: [:], in: folder)
+            #expect(replaced.status == 0)
+            #expect(try schema.query("SELECT email FROM users ORDER BY email") == "ada@example.com\nbob@example.com")
+        }
+    }
+}
