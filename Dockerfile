@@ -7,11 +7,12 @@
 
 FROM swift:6.3-bookworm AS builder
 
-# The system libraries of Package.swift (COpenSSL, CSodium, CSQLite, CCurl: libcurl for the Moss upstream), plus
-# the libxml2 headers that a statically linked Foundation (FoundationNetworking, used by TokenClient) links against.
+# The system libraries of Package.swift (COpenSSL, CSodium, CSQLite, CLibPQ, CCurl: libcurl for the Moss upstream),
+# plus the libxml2 headers that a statically linked Foundation (FoundationNetworking, used by TokenClient) links against.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         libcurl4-openssl-dev \
+        libpq-dev \
         libsodium-dev \
         libsqlite3-dev \
         libssl-dev \
@@ -36,13 +37,14 @@ RUN make release-tokenvend SWIFT_BUILD_FLAGS=--static-swift-stdlib \
 FROM debian:bookworm-slim
 
 # Only what the binary loads (checked with ldd on a -static-stdlib build): libstdc++ and libgcc from the Swift
-# runtime, libcrypto, libsodium, libsqlite3 and libcurl for the system-library targets (libcurl also for
+# runtime, libcrypto, libsodium, libsqlite3, libpq and libcurl for the system-library targets (libcurl also for
 # Foundation), libxml2 for Foundation, plus CA certificates for the HTTPS Moss upstream and tzdata for time zones.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         ca-certificates \
         libcurl4 \
         libgcc-s1 \
+        libpq5 \
         libsodium23 \
         libsqlite3-0 \
         libssl3 \

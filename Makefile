@@ -34,6 +34,12 @@ format:
 lint-container:
 	scripts/lint-container.sh
 
+# The end-to-end suites that `make test` runs a second time with every in-process test server on PostgreSQL
+# (TOKENVEND_TEST_BACKEND=postgres: a schema per server, see Tests/TokenServiceTesting/TestBackend.swift). Not
+# here, being SQLite-specific: FullDiskTests (a database file on a full tmpfs) and KeyRotationEndToEndTests (servers
+# restarted on one SQLite file they name themselves; a test that names its own file keeps SQLite).
+POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|ClientAddressEndToEnd|CookieCSRF|CookieMode|CredentialHardening|LoginSecurity|MetricsCardinality|MossEndpoint|Observability|Operations|PasswordRules|RefreshRotation|SessionLimits|StreamCustomerID|StreamToken|CachedTokenEndToEnd|KeyRingEndToEnd|KeyDiscoveryEndpoint)Tests/|TokenClientEndToEndTests\.|tokenvendTests\.CommandLineEndToEndTests/
+
 # Lint, then every Swift test, then the checks that need the built binary: the OpenAPI document against the
 # running server (a scripted session, then schemathesis with every check; `make test SCHEMATHESIS_SEEDS="1 2 3"`
 # for more seeds), and JWT interoperability with PyJWT. Tests run one at a time: several block their thread on
@@ -44,6 +50,7 @@ lint-container:
 test: deps lint lint-container
 	$(SWIFT) build --build-tests
 	scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel
+	TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel --filter '$(POSTGRES_END_TO_END)'
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" python3 scripts/check-openapi.py
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/jose-interop.sh

@@ -174,6 +174,7 @@ let package = Package(
             name: "TokenServiceTesting",
             dependencies: [
                 "TokenService", "TokenClient", "HTTPServer", "HTTPServerTesting", "StructuredLogging",
+                "CLibPQ", "PostgresStore", "Store",  // TOKENVEND_TEST_BACKEND=postgres: a schema per test server
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

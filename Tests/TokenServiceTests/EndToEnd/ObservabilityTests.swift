@@ -13,7 +13,7 @@ struct ObservabilityTests {
         let registry = PrometheusCollectorRegistry()
         // What `tokenvend serve` bootstraps globally, handed in instead (bootstrap is once per process).
         let factory = PrometheusMetricsFactory(registry: registry)
-        let server = try TestServer(metricsRegistry: registry)
+        let server = try await TestServer(metricsRegistry: registry)
         let queries = CoreMetrics.Counter(
             label: "library_queries_total", dimensions: [("db", "main")], factory: factory)
         queries.increment(by: 2)
@@ -27,7 +27,7 @@ struct ObservabilityTests {
     @Test("the server calls the flush it was given after socket events and when it stops")
     func flushHandedDown() async throws {
         let flushes = Mutex(0)
-        let server = try TestServer(flush: { flushes.withLock { $0 += 1 } })
+        let server = try await TestServer(flush: { flushes.withLock { $0 += 1 } })
         _ = try await server.request("GET", "/healthz")
         // The loop flushes after the batch that wrote the response, which may end just after the client has it.
         for _ in 0..<200 where flushes.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }

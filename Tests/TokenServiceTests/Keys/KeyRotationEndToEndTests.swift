@@ -82,7 +82,7 @@ struct KeyRotationEndToEndTests {
             ("current", nil), ("current", "standby"), ("previous", "current"), ("revoked", "current"),
         ]
         let traffic = Traffic()
-        var current = try TestServer(environment: try configuration(old: "current", new: nil))
+        var current = try await TestServer(environment: try configuration(old: "current", new: nil))
         traffic.target.withLock { $0 = (current, 0) }
         let login = try await current.signUp()
         let tokens = Mutex([login.accessToken])  // every access token the client ever got
@@ -122,7 +122,7 @@ struct KeyRotationEndToEndTests {
             // Traffic at the previous step first: a few answers from the server that is about to be replaced.
             await traffic.waitUntil { answers in answers.filter { $0.step == index - 1 }.count >= 6 }
             // Rolling restart: the next server is up on the same database before the previous one stops.
-            let next = try TestServer(environment: try configuration(old: step.old, new: step.new))
+            let next = try await TestServer(environment: try configuration(old: step.old, new: step.new))
             traffic.target.withLock { $0 = (next, index) }
             // The load balancer's deregistration: the client sends one request at a time, so once it has an
             // answer from the new server, no request to the old one is still in flight.
