@@ -30,7 +30,9 @@ extension PostgresStore {
         /// answers at once; this bounds only what notifications cannot (a notification lost without the
         /// listener noticing). `.zero` reads the database every time. Default: 1 s.
         public var statusCacheLifetime: Duration
-        /// Whether opening the store applies pending migrations (under `pg_advisory_lock`). Default: true.
+        /// Whether opening the store applies pending migrations (under `pg_advisory_lock`); when false, opening a
+        /// database with pending migrations fails with `.misuse` naming `tokenvend db migrate`. Either way a
+        /// current schema is opened without a lock and without `CREATE`. Default: true.
         public var migrate: Bool
 
         /// Creates a configuration; see the properties for the defaults.

@@ -59,6 +59,78 @@ import Testing
         await database.remove()
     }
 
+    @Test("a role that may only read and write the tables (no CREATE) opens a current schema and serves")
+    func roleWithoutCreate() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let owner = try await database.open()
+        owner.close()
+        let role = "r_" + database.schema
+        try await database.query("CREATE ROLE \(role) LOGIN")
+        try await database.query("GRANT USAGE ON SCHEMA \(database.schema) TO \(role)")
+        try await database.query(
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(database.schema) TO \(role)")
+        do {
+            #expect(
+                try await database.query("SELECT has_schema_privilege('\(role)', '\(database.schema)', 'CREATE')")
+                    == [["f"]])
+            var configuration = database.configuration(clock: .database)
+            configuration.url = try database.url(user: role)
+            for migrate in [true, false] {
+                configuration.migrate = migrate
+                let store = try await PostgresStore(configuration: configuration)
+                let user = try await Fixture.user(store, email: "limited-\(migrate)@example.com")
+                let session = try await Fixture.session(store, user)
+                let outcome = try await store.sessions.rotate(
+                    sessionID: session.id, presentedCounter: 0, now: Date(), grace: .seconds(10),
+                    refreshTTL: .seconds(3600))
+                guard case .rotated = outcome else {
+                    Issue.record("expected .rotated, got \(outcome)")
+                    store.close()
+                    break
+                }
+                _ = try await store.rateLimits?.add(1, bucket: "b", key: "k", window: .seconds(60), now: Date())
+                #expect(try await store.schemaVersion() == SchemaVersion(found: known, known: known))
+                store.close()
+            }
+        } catch {
+            try await Self.drop(role: role, database)
+            throw error
+        }
+        try await Self.drop(role: role, database)
+        await database.remove()
+    }
+
+    @Test("with migrate off, pending migrations refuse the open with a one-line error naming db migrate")
+    func migrateOff() async throws {
+        let database = try await PostgresTestDatabase.make()
+        var configuration = database.configuration()
+        configuration.migrate = false
+        do {
+            _ = try await PostgresStore(configuration: configuration)
+            Issue.record("opened an unmigrated database")
+        } catch {
+            guard case .misuse(let message) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(message.contains("tokenvend db migrate") && !message.contains("\n"))
+        }
+        // Nothing was created: the check only reads.
+        #expect(try await database.query("SELECT to_regclass('tokenvend_schema_migrations') IS NULL") == [["t"]])
+        _ = try await PostgresStore.migrate(configuration: database.configuration())
+        let store = try await PostgresStore(configuration: configuration)
+        #expect(try await store.schemaVersion() == SchemaVersion(found: known, known: known))
+        store.close()
+        await database.remove()
+    }
+
+    var known: Int { Schema.migrations.count }
+
+    static func drop(role: String, _ database: PostgresTestDatabase) async throws {
+        try await database.query("DROP OWNED BY \(role)")
+        try await database.query("DROP ROLE \(role)")
+    }
+
     @Test("both dialects know the same versions, in order")
     func oneList() {
         #expect(Schema.migrations.map(\.version) == Array(1...Schema.migrations.count))
