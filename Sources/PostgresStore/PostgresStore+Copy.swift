@@ -5,7 +5,12 @@ extension PostgresStore {
     /// `tokenvend db copy`: users, stored customer ids and live sessions with their counters, so refresh tokens
     /// issued before the move keep rotating after it.
     ///
-    /// Idempotent: rows are upserted by primary key, so running it twice gives the same rows.
+    /// Idempotent, and never weakens the target: rows are upserted by primary key keeping the stronger state — a
+    /// revocation or a disabled user on either side stays, the higher refresh counter wins (with the refresh
+    /// expiry and rotation time of its row), and a session revoked on the source (not yet purged) is revoked on
+    /// the target. Target sessions missing from the snapshot are left as they are unless `replacing`.
+    /// Copying again after instances started writing to the target is still unsafe (a password or customer id
+    /// changed there is overwritten by the source's): stop writes on the source first.
     /// - Parameter replacing: when false, a target that already holds users other than the snapshot's is
     ///   refused; when true, the target's users, customer ids and sessions are deleted first.
     /// - Returns: how many rows were written.
@@ -34,8 +39,10 @@ extension PostgresStore {
                     INSERT INTO users (\(PostgresUserStore.columns))
                     VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::bigint, $8::bigint)
                     ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email, password_hash = EXCLUDED.password_hash,
-                        role = EXCLUDED.role, tenant_id = EXCLUDED.tenant_id, disabled_at = EXCLUDED.disabled_at,
-                        created_at = EXCLUDED.created_at, email_verified_at = EXCLUDED.email_verified_at
+                        role = EXCLUDED.role, tenant_id = EXCLUDED.tenant_id,
+                        disabled_at = coalesce(users.disabled_at, EXCLUDED.disabled_at),
+                        created_at = EXCLUDED.created_at,
+                        email_verified_at = coalesce(users.email_verified_at, EXCLUDED.email_verified_at)
                     """,
                     [
                         user.id, user.email, user.passwordHash, user.role, user.tenantID,
@@ -62,10 +69,15 @@ extension PostgresStore {
                     VALUES ($1, $2, $3::bigint, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8, $9, $10::bigint,
                         $11::bigint)
                     ON CONFLICT (id) DO UPDATE SET user_id = EXCLUDED.user_id, created_at = EXCLUDED.created_at,
-                        last_used_at = EXCLUDED.last_used_at, refresh_expires_at = EXCLUDED.refresh_expires_at,
-                        expires_at = EXCLUDED.expires_at, revoked_at = EXCLUDED.revoked_at,
-                        user_agent = EXCLUDED.user_agent, ip = EXCLUDED.ip, counter = EXCLUDED.counter,
-                        rotated_at = EXCLUDED.rotated_at
+                        expires_at = EXCLUDED.expires_at, user_agent = EXCLUDED.user_agent, ip = EXCLUDED.ip,
+                        revoked_at = coalesce(sessions.revoked_at, EXCLUDED.revoked_at),
+                        counter = greatest(sessions.counter, EXCLUDED.counter),
+                        last_used_at = CASE WHEN EXCLUDED.counter > sessions.counter
+                            THEN EXCLUDED.last_used_at ELSE sessions.last_used_at END,
+                        refresh_expires_at = CASE WHEN EXCLUDED.counter > sessions.counter
+                            THEN EXCLUDED.refresh_expires_at ELSE sessions.refresh_expires_at END,
+                        rotated_at = CASE WHEN EXCLUDED.counter > sessions.counter
+                            THEN EXCLUDED.rotated_at ELSE sessions.rotated_at END
                     """,
                     [
                         session.id, session.userID, String(session.createdAt.postgresMilliseconds),
@@ -75,6 +87,15 @@ extension PostgresStore {
                         session.revokedAt.map { String($0.postgresMilliseconds) }, session.userAgent, session.ip,
                         String(session.counter), session.rotatedAt.map { String($0.postgresMilliseconds) },
                     ]))
+        }
+        // A session revoked on the source since an earlier copy is revoked here too; one the target does not
+        // hold is not created (it is dead either way).
+        for session in snapshot.revokedSessions {
+            guard let revokedAt = session.revokedAt else { continue }
+            statements.append(
+                PostgresStatement(
+                    "copy.revoke", "UPDATE sessions SET revoked_at = coalesce(revoked_at, $2::bigint) WHERE id = $1",
+                    [session.id, String(revokedAt.postgresMilliseconds)]))
         }
         statements.append(PostgresStatement(unprepared: "SELECT pg_notify('\(PostgresChangeFeed.channel)', 'copy')"))
         let report = CopyReport(

@@ -76,4 +76,61 @@ import Testing
         #expect(try await target.users.list().count == 2)
         await database.remove()
     }
+
+    @Test("copying again keeps the stronger state: a logout on SQLite reaches PostgreSQL, a counter is never lowered")
+    func copyAgainKeepsStrongerState() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokenvend-copy-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sqlite = try SQLiteStore(configuration: .init(path: folder.appendingPathComponent("t.sqlite").path))
+        defer { sqlite.close() }
+        let now = Date()
+        let ada = try await sqlite.users.create(
+            id: "u-ada", email: "ada@example.com", passwordHash: Fixture.hash, role: "user", tenantID: nil,
+            emailVerifiedAt: nil, now: now)
+        func session() async throws -> Session {
+            try await sqlite.sessions.create(
+                userID: ada.id, userAgent: "ua", ip: "::1", now: now, refreshTTL: .seconds(3600),
+                maxLifetime: .seconds(86_400), maxPerUser: 10
+            ).session
+        }
+        let loggedOut = try await session()
+        let rotated = try await session()
+        let database = try await PostgresTestDatabase.make()
+        let target = try await database.open(clock: .database)
+        defer { target.close() }
+        _ = try await target.copy(from: try await sqlite.snapshot(), replacing: false)
+        #expect(try await target.sessions.find(sessionID: loggedOut.id)?.revokedAt == nil)
+
+        // A logout on SQLite after the first copy.
+        _ = try await sqlite.sessions.revoke(sessionID: loggedOut.id, userID: nil, now: now)
+        // A refresh on PostgreSQL after the first copy.
+        let outcome = try await target.sessions.rotate(
+            sessionID: rotated.id, presentedCounter: 0, now: Date(), grace: .seconds(10), refreshTTL: .seconds(7200))
+        guard case .rotated(let afterRotation, let counter) = outcome else {
+            Issue.record("expected .rotated, got \(outcome)")
+            return
+        }
+        #expect(counter == 1)
+        let again = try await target.copy(from: try await sqlite.snapshot(), replacing: false)
+        #expect(again.sessions == 1)
+        #expect(try await target.sessions.find(sessionID: loggedOut.id)?.revokedAt != nil)
+        let kept = try #require(try await target.sessions.find(sessionID: rotated.id))
+        #expect(kept.counter == 1)
+        #expect(kept.refreshExpiresAt == afterRotation.refreshExpiresAt && kept.rotatedAt == afterRotation.rotatedAt)
+        // The token rotated on PostgreSQL still works there; the one before it is not revived.
+        guard
+            case .rotated(_, 2) = try await target.sessions.rotate(
+                sessionID: rotated.id, presentedCounter: 1, now: Date(), grace: .zero, refreshTTL: .seconds(3600))
+        else {
+            Issue.record("the counter rotated on PostgreSQL was lost")
+            return
+        }
+
+        // A user disabled on PostgreSQL stays disabled when copied again.
+        _ = try await target.users.disable(email: ada.email, now: Date())
+        _ = try await target.copy(from: try await sqlite.snapshot(), replacing: false)
+        #expect(try await target.users.find(byID: ada.id)?.disabledAt != nil)
+        await database.remove()
+    }
 }
