@@ -1,7 +1,8 @@
 public import Store
 
 extension PostgresStore {
-    /// Writes a snapshot of another store (`SQLiteStore.snapshot()`) into this one, in one transaction, for
+    /// Writes a snapshot of another store (`SQLiteStore.snapshot()`) into this one, in one transaction (sent in
+    /// pipelines of 500 statements, each with a deadline of 2 minutes, without `statement_timeout`), for
     /// `tokenvend db copy`: users, stored customer ids and live sessions with their counters, so refresh tokens
     /// issued before the move keep rotating after it.
     ///
@@ -100,16 +101,32 @@ extension PostgresStore {
         statements.append(PostgresStatement(unprepared: "SELECT pg_notify('\(PostgresChangeFeed.channel)', 'copy')"))
         let report = CopyReport(
             users: snapshot.users.count, customerIDs: snapshot.customerIDs.count, sessions: snapshot.sessions.count)
-        let pipeline = statements
+        let writes = Array(statements.dropFirst(2)) + [.commit]
+        let check = Array(statements.prefix(2))
+        let batchTimeout = max(configuration.queryTimeout, Self.copyBatchTimeout)
         return try await sessionStore.context.transaction { (connection: PostgresConnection) throws(StoreError) in
-            // First the check alone: refusing must not depend on the writes after it.
-            let checked = try connection.run(Array(pipeline.prefix(2)), deadline: connection.deadline)
-            let others = try checked[1].first?.int64(0) ?? 0
+            // First the check alone: refusing must not depend on the writes after it. The copy is one
+            // transaction, however long: no server-side statement limit inside it.
+            let checked = try connection.run(
+                [check[0], PostgresStatement(unprepared: "SET LOCAL statement_timeout = 0"), check[1]],
+                deadline: .now + batchTimeout)
+            let others = try checked[2].first?.int64(0) ?? 0
             guard others == 0 || replacing else { throw .constraint(.other) }
-            _ = try connection.run(Array(pipeline.dropFirst(2)) + [.commit], deadline: connection.deadline)
+            // Then the writes in pipelines of `copyBatchSize` statements, each with its own deadline.
+            var start = 0
+            while start < writes.count {
+                let end = min(start + Self.copyBatchSize, writes.count)
+                _ = try connection.run(Array(writes[start..<end]), deadline: .now + batchTimeout)
+                start = end
+            }
             return report
         }
     }
+
+    /// Statements per pipeline in `copy(from:replacing:)`.
+    static let copyBatchSize = 500
+    /// The client-side deadline of one batch of `copy(from:replacing:)` (at least the query timeout).
+    static let copyBatchTimeout = Duration.seconds(120)
 
     /// A PostgreSQL array literal of text values (`{"a","b"}`), quoting every element.
     static func arrayLiteral(_ values: [String]) -> String {

@@ -133,4 +133,29 @@ import Testing
         #expect(try await target.users.find(byID: ada.id)?.disabledAt != nil)
         await database.remove()
     }
+
+    @Test("a copy of 20,000 users and sessions succeeds with a 500 ms query timeout")
+    func largeCopy() async throws {
+        let now = Date()
+        let users = (0..<20_000).map { index in
+            User(
+                id: "u-\(index)", email: "user\(index)@example.com", passwordHash: Fixture.hash, role: "user",
+                tenantID: nil, disabledAt: nil, createdAt: now, emailVerifiedAt: nil)
+        }
+        let sessions = users.map { user in
+            Session(
+                id: "s-" + user.id, userID: user.id, createdAt: now, lastUsedAt: now,
+                refreshExpiresAt: now.addingTimeInterval(3600), expiresAt: now.addingTimeInterval(86_400),
+                revokedAt: nil, userAgent: "ua", ip: "::1", counter: 3, rotatedAt: now)
+        }
+        let snapshot = StoreSnapshot(users: users, customerIDs: [], sessions: sessions)
+        let database = try await PostgresTestDatabase.make()
+        let target = try await database.open(clock: .database, queryTimeout: .milliseconds(500))
+        defer { target.close() }
+        #expect(
+            try await target.copy(from: snapshot, replacing: false)
+                == CopyReport(users: 20_000, customerIDs: 0, sessions: 20_000))
+        #expect(try await database.query("SELECT count(*), sum(counter) FROM sessions") == [["20000", "60000"]])
+        await database.remove()
+    }
 }
