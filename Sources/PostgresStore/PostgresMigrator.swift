@@ -93,12 +93,20 @@ enum PostgresMigrator {
         return applied
     }
 
-    /// Releases the advisory lock (if the connection broke, the server released it when the session ended).
+    /// Releases the advisory lock: first ends a transaction a failed step left open (in a failed transaction the
+    /// unlock itself would fail with 25P02); when the unlock fails, the connection is discarded, so the server
+    /// ends its session and with it the lock, instead of a pooled connection holding it.
     private static func unlock(_ connection: PostgresConnection) {
-        guard !connection.isBroken else { return }
-        _ = try? connection.run(
-            [PostgresStatement("migrate.unlock", "SELECT pg_advisory_unlock($1)", [String(lockKey)])],
-            deadline: connection.deadline)
+        guard !connection.isBroken else { return }  // the server released it when the session ended
+        do throws(StoreError) {
+            if connection.inTransaction { _ = try connection.run([.rollback], deadline: connection.deadline) }
+            let rows = try connection.run(
+                [PostgresStatement("migrate.unlock", "SELECT pg_advisory_unlock($1)", [String(lockKey)])],
+                deadline: connection.deadline)
+            guard try rows[0].first?.bool(0) == true else { throw .misuse("advisory lock was not held") }
+        } catch {
+            connection.discard()
+        }
     }
 
     /// The version recorded in the database (0 before the first migration) and the last known one.

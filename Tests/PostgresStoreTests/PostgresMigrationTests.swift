@@ -124,6 +124,31 @@ import Testing
         await database.remove()
     }
 
+    @Test("a failed migration step releases the advisory lock: the next migration, on any connection, proceeds")
+    func failedStepReleasesLock() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let store = try await database.open(poolSize: 1)
+        defer { store.close() }
+        let next = Schema.migrations.count + 1
+        let failing =
+            Schema.migrations + [
+                Migration(version: next, sqlite: "SELECT 1", postgres: "CREATE TABLE extra (id INTEGER); SELECT 1 / 0")
+            ]
+        let working =
+            Schema.migrations + [Migration(version: next, sqlite: "SELECT 1", postgres: "CREATE TABLE extra (id INTEGER)")]
+        await #expect(throws: StoreError.self) { try await PostgresMigrator.migrate(pool: store.pool, migrations: failing) }
+        #expect(try await database.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == [["0"]])
+        // Another instance's migration gets the lock.
+        let other = try PostgresTestDatabase.pool(database.url)
+        defer { other.close() }
+        let report = try await PostgresMigrator.migrate(pool: other, migrations: working, lockWait: .seconds(2))
+        #expect(report.applied == [next])
+        // And the store that failed keeps serving on its pooled connection.
+        let user = try await Fixture.user(store)
+        #expect(try await store.users.find(byID: user.id) != nil)
+        await database.remove()
+    }
+
     var known: Int { Schema.migrations.count }
 
     static func drop(role: String, _ database: PostgresTestDatabase) async throws {
