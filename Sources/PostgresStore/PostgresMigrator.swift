@@ -20,6 +20,9 @@ enum PostgresMigrator {
     static let lockKey: Int64 = 0x746f_6b65_6e76_6e64
     /// Longest wait for another instance's migration to finish.
     static let lockWait = Duration.seconds(60)
+    /// Longest time one migration step may take on the client side (the server's `statement_timeout` is off
+    /// inside a step: creating an index on a large table may take minutes). Default: 15 minutes.
+    static let stepTimeout = Duration.seconds(900)
 
     static var known: Int { known(Schema.migrations) }
 
@@ -77,7 +80,10 @@ enum PostgresMigrator {
         guard found <= known else { throw .schemaTooNew(found: found, known: known) }
         var applied: [Int] = []
         for migration in migrations where migration.version > found {
-            var statements: [PostgresStatement] = [.begin]
+            // No server-side limit inside a step; the client's deadline still bounds it.
+            var statements: [PostgresStatement] = [
+                .begin, PostgresStatement(unprepared: "SET LOCAL statement_timeout = 0"),
+            ]
             for sql in statementsOf(migration.postgres) { statements.append(PostgresStatement(unprepared: sql)) }
             statements.append(
                 PostgresStatement(
@@ -87,7 +93,7 @@ enum PostgresMigrator {
                     VALUES ($1::integer, floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint)
                     """, [String(migration.version)]))
             statements.append(.commit)
-            _ = try connection.run(statements, deadline: connection.deadline)
+            _ = try connection.run(statements, deadline: .now + stepTimeout)
             applied.append(migration.version)
         }
         return applied

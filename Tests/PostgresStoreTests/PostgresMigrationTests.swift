@@ -149,6 +149,27 @@ import Testing
         await database.remove()
     }
 
+    @Test("a migration step may run longer than the query timeout")
+    func slowStep() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let store = try await database.open(queryTimeout: .milliseconds(200))
+        defer { store.close() }
+        let next = Schema.migrations.count + 1
+        let slow =
+            Schema.migrations + [
+                Migration(version: next, sqlite: "SELECT 1", postgres: "CREATE TABLE extra (id INTEGER); SELECT pg_sleep(0.7)")
+            ]
+        let report = try await PostgresMigrator.migrate(pool: store.pool, migrations: slow)
+        #expect(report.applied == [next])
+        // The limit is back for ordinary statements afterwards (SET LOCAL ended with the step).
+        await #expect(throws: StoreError.unavailable(.timedOut)) {
+            _ = try await store.pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
+                try connection.run([PostgresStatement(unprepared: "SELECT pg_sleep(0.7)")], deadline: connection.deadline)
+            }
+        }
+        await database.remove()
+    }
+
     var known: Int { Schema.migrations.count }
 
     static func drop(role: String, _ database: PostgresTestDatabase) async throws {
