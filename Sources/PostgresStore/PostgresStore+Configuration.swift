@@ -10,7 +10,8 @@ extension PostgresStore {
         /// `postgres://user[:password]@host:port/database?sslmode=…&options=…` (libpq's URI syntax). Never logged:
         /// logs and errors show `PostgresURL.redacted`.
         public var url: String
-        /// Most connections the pool opens (each opened on first need). Default: 8.
+        /// Most connections the pool opens (each opened on first need); besides them each store keeps one
+        /// `LISTEN` connection and one for `ping()`. Default: 8.
         public var poolSize: Int
         /// Longest time to open a connection (libpq `connect_timeout` and a client-side deadline). Default: 5 s.
         public var connectTimeout: Duration
