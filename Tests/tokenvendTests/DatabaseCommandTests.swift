@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Logging
+import PostgresStore
 import Store
 import Testing
 import TokenClientTesting
@@ -168,5 +169,59 @@ struct DatabaseCommandTests {
             #expect(replaced.status == 0)
             #expect(try schema.query("SELECT email FROM users ORDER BY email") == "ada@example.com\nbob@example.com")
         }
+    }
+
+    @Test("db copy reads the source without migrating it, and refuses a schema it cannot read")
+    func copyLeavesSourceSchema() async throws {
+        let schema = try PostgresTestSchema.make()
+        defer { schema.remove() }
+        let folder = try TemporaryFolder()
+        let path = folder.url.appending(path: "t.sqlite").path
+        let store = try SQLiteStore(configuration: .init(path: path))
+        _ = try await store.users.create(email: "ada@example.com", passwordHash: "h")
+        store.close()
+        func setVersion(_ version: Int) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [path, "PRAGMA user_version = \(version)"]
+            try process.run()
+            process.waitUntilExit()
+        }
+        func version() throws -> Int { try #require(Int(try SQLiteProbe.userVersion(path))) }
+        let target = PostgresStore.Configuration(url: schema.url)
+        // A file one step behind (as the previous release leaves it) is copied and stays at its version.
+        let behind = StoreMaintenance.knownVersion - 1
+        try setVersion(behind)
+        let report = try await StoreMaintenance.copy(fromSQLite: path, to: target, replacing: false)
+        #expect(report.users == 1)
+        #expect(try version() == behind)
+        // Too old for the snapshot reader, and newer than this tokenvend: refused, file untouched.
+        try setVersion(1)
+        await #expect {
+            _ = try await StoreMaintenance.copy(fromSQLite: path, to: target, replacing: false)
+        } throws: { error in
+            "\(error)".contains("schema version 1") && "\(error)".contains("tokenvend db migrate")
+        }
+        #expect(try version() == 1)
+        try setVersion(StoreMaintenance.knownVersion + 1)
+        await #expect(throws: StoreMaintenance.Failure.schemaTooNew(
+            found: StoreMaintenance.knownVersion + 1, known: StoreMaintenance.knownVersion)) {
+            _ = try await StoreMaintenance.copy(fromSQLite: path, to: target, replacing: false)
+        }
+    }
+}
+
+/// Reads `PRAGMA user_version` with the `sqlite3` shell (not through the store, which would migrate).
+enum SQLiteProbe {
+    static func userVersion(_ path: String) throws -> String {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, "PRAGMA user_version"]
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 public import PostgresStore
 public import Store
@@ -105,9 +106,10 @@ public enum StoreMaintenance {
 
     /// Copies a SQLite deployment's users, customer ids and live sessions into PostgreSQL (`tokenvend db copy`).
     ///
-    /// The SQLite file may be in use by a running server: it is read in one read transaction on a reader
-    /// connection (WAL readers never block the writer), after an open that writes nothing when its schema is
-    /// current. The target is migrated first. Idempotent (rows are upserted); refuses a target holding other
+    /// The SQLite file may be in use by a running server: it is read in one read transaction on a `query_only`
+    /// connection (WAL readers never block the writer), without opening a store, so it is never migrated; a
+    /// schema newer than this tokenvend, or older than the snapshot reader supports, is refused. The target is
+    /// migrated first. Idempotent (rows are upserted); refuses a target holding other
     /// users unless `replacing`.
     /// - Parameters:
     ///   - sqlitePath: the SQLite file; it must exist (a missing one is refused rather than created empty).
@@ -119,11 +121,17 @@ public enum StoreMaintenance {
         guard FileManager.default.fileExists(atPath: sqlitePath, isDirectory: &isFolder), !isFolder else {
             throw .usage("no SQLite database at \(sqlitePath)")
         }
+        // Read without opening a store: a live server's file is neither migrated nor written.
+        let read = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<StoreSnapshot, StoreError>, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    returning: Result { () throws(StoreError) in try SQLiteStore.snapshot(readingFileAt: sqlitePath) })
+            }
+        }
         let snapshot: StoreSnapshot
         do {
-            let source = try await StoreOpener.openSQLite(.init(path: sqlitePath, readerCount: 1))
-            defer { source.close() }
-            snapshot = try await source.snapshot()
+            snapshot = try read.get()
         } catch {
             throw Failure(error)
         }
