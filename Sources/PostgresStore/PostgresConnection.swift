@@ -1,5 +1,4 @@
 internal import CLibPQ
-import Dispatch
 import Store
 
 #if canImport(Glibc)
@@ -14,8 +13,8 @@ import Store
 /// the statements prepared on it.
 ///
 /// Every wait is a `poll` on the connection's socket against a deadline, so a server that vanishes never hangs
-/// the caller: past the deadline the query is cancelled (on another thread: `PQcancel` opens a connection of its
-/// own) and the connection is marked broken, for the pool to discard.
+/// the caller: past the deadline the connection is marked broken, for the pool to close at once (no `PQcancel`:
+/// the server ends the query at its `statement_timeout`, or when it finds the client gone).
 ///
 /// `@unchecked Sendable`: used by one thread at a time, guaranteed by `PostgresPool` (a connection is leased out
 /// of the pool's `Mutex` to one caller) and by `PostgresChangeFeed` (its connection never leaves its thread).
@@ -97,8 +96,17 @@ import Store
         processID = unsafe PQbackendPID(connection)
         self.settings = settings
         let timeout = String(settings.queryTimeout.milliseconds)
+        // The server checks every second whether this client is still there while a statement runs, so a
+        // statement the client gave up on (and closed the connection) ends even without statement_timeout.
         _ = try run(
-            [PostgresStatement("connection.setup", "SELECT set_config('statement_timeout', $1, false)", [timeout])],
+            [
+                PostgresStatement(
+                    "connection.setup",
+                    """
+                    SELECT set_config('statement_timeout', $1, false),
+                        set_config('client_connection_check_interval', '1000', false)
+                    """, [timeout])
+            ],
             deadline: deadline)
     }
 
@@ -262,19 +270,13 @@ import Store
             throw broken()
         }
         guard ready else {
-            cancel()
+            // No PQcancel: it opens a connection of its own with no connect timeout, so against a vanished
+            // server every timed-out query would leave a thread blocked in it. The connection is discarded
+            // instead (the pool closes it at once); the server ends the query by itself: at its
+            // statement_timeout, or - for statements run without one (migration steps, `db copy`) - when its
+            // client_connection_check_interval finds the socket closed.
             isBroken = true
             throw .unavailable(.timedOut)
-        }
-    }
-
-    /// Asks the server to cancel the running query, on a Dispatch thread: `PQcancel` connects to the server
-    /// itself and could wait as long as the network lets it.
-    private func cancel() {
-        guard let cancel = unsafe PQgetCancel(handle) else { return }
-        let token = unsafe CancelToken(cancel)
-        DispatchQueue.global().async {
-            token.send()
         }
     }
 
@@ -344,26 +346,6 @@ import Store
     func withPointers<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
         let constant = unsafe pointers.map { unsafe UnsafePointer($0) }
         return unsafe constant.withUnsafeBufferPointer { buffer in unsafe body(buffer.baseAddress) }
-    }
-}
-
-/// A `PGcancel*` handed to another thread once, then freed.
-@safe private final class CancelToken: @unchecked Sendable {
-    // @unchecked Sendable: created on the connection's thread and used only by the one Dispatch task it is
-    // handed to.
-    private let handle: OpaquePointer
-
-    init(_ handle: OpaquePointer) {
-        unsafe self.handle = handle
-    }
-
-    func send() {
-        var buffer = [CChar](repeating: 0, count: 256)
-        _ = unsafe PQcancel(handle, &buffer, Int32(buffer.count))
-    }
-
-    deinit {
-        unsafe PQfreeCancel(handle)
     }
 }
 
