@@ -26,6 +26,8 @@ import Store
         var lockTimeout: Duration
         /// `application_name`, shown in `pg_stat_activity`. Default: `tokenvend`.
         var applicationName = "tokenvend"
+        /// Where failed connection attempts are reported (their class, rate-limited). Default: nowhere.
+        var failures: PostgresConnectionFailureLog?
 
         init(configuration: PostgresStore.Configuration) {
             connectTimeout = configuration.connectTimeout
@@ -51,7 +53,8 @@ import Store
 
     /// Opens a connection, waiting at most `settings.connectTimeout`.
     /// - Throws: `.unavailable(.unreachable)` when the server cannot be reached or refuses the login (libpq's
-    ///   message is not passed on: it may name the host and user, and the caller logs the redacted URL instead).
+    ///   message is not passed on: it may name the host and user); its class (`PostgresConnectionFailure`) goes
+    ///   to `settings.failures`.
     init(url: PostgresURL, settings: Settings) throws(StoreError) {
         let deadline = ContinuousClock.now + settings.connectTimeout
         let seconds = max(2, settings.connectTimeout.components.seconds)
@@ -67,29 +70,30 @@ import Store
             unsafe values.withPointers { vals in unsafe PQconnectStartParams(keys, vals, 1) }
         }
         guard let connection = unsafe started else { throw .unavailable(.outOfMemory) }
-        guard unsafe PQstatus(connection) != CONNECTION_BAD else {
+        // Every failure below answers `.unreachable`; its class is reported (never libpq's message itself).
+        func fail(deadlinePassed: Bool = false) -> StoreError {
+            let message = unsafe PQerrorMessage(connection).map { unsafe String(cString: $0) } ?? ""
+            let failure = PostgresConnectionFailure.classify(message: message, deadlinePassed: deadlinePassed)
             unsafe PQfinish(connection)
-            throw .unavailable(.unreachable)
+            settings.failures?.report(failure)
+            return .unavailable(.unreachable)
         }
+        guard unsafe PQstatus(connection) != CONNECTION_BAD else { throw fail() }
         var state = PGRES_POLLING_WRITING
         while state != PGRES_POLLING_OK {
             let events: Int16
             switch state {
             case PGRES_POLLING_READING: events = Int16(POLLIN)
             case PGRES_POLLING_WRITING: events = Int16(POLLOUT)
-            default:
-                unsafe PQfinish(connection)
-                throw .unavailable(.unreachable)
+            default: throw fail()
             }
             guard (try? Self.wait(socket: unsafe PQsocket(connection), events: events, until: deadline)) == true else {
-                unsafe PQfinish(connection)
-                throw .unavailable(.unreachable)
+                throw fail(deadlinePassed: ContinuousClock.now >= deadline)
             }
             state = unsafe PQconnectPoll(connection)
         }
         guard unsafe PQsetnonblocking(connection, 1) == 0, unsafe PQenterPipelineMode(connection) == 1 else {
-            unsafe PQfinish(connection)
-            throw .unavailable(.unreachable)
+            throw fail()
         }
         unsafe tokenvend_pq_silence_notices(connection)
         unsafe handle = connection

@@ -119,6 +119,31 @@ struct DatabaseCommandTests {
         #expect(!(status.output + status.error).contains("pa55word"))
     }
 
+    @Test("on PostgreSQL: status and migrate name why the database is unreachable, without the password")
+    func postgresUnreachableClass() async throws {
+        let base = try #require(URLComponents(string: try PostgresTestSchema.baseURL()))
+        var missing = base
+        missing.password = "pa55word-s3cret"
+        missing.path = "/no_such_database"
+        let folder = try TemporaryFolder()
+        let cases = [
+            (try #require(missing.string), "database does not exist"),
+            ("postgres://tokenvend:pa55word-s3cret@127.0.0.1:1/x", "connection refused"),
+        ]
+        for (url, reason) in cases {
+            let environment = [
+                "TOKENVEND_DATABASE_URL": url, "TOKENVEND_DATABASE_PATH": "",
+                "TOKENVEND_DATABASE_CONNECT_TIMEOUT_SECONDS": "2",
+            ]
+            for command in ["status", "migrate"] {
+                let run = try await Self.tokenvend(["db", command], environment: environment, in: folder)
+                #expect(run.status == 1)
+                #expect(run.error.contains("unavailable (unreachable: \(reason))"), "\(run.error)")
+                #expect(!(run.output + run.error).contains("pa55word"))
+            }
+        }
+    }
+
     @Test("db copy moves a running SQLite deployment to PostgreSQL: sessions keep rotating, idempotent, --replace")
     func copy() async throws {
         let schema = try PostgresTestSchema.make()

@@ -29,6 +29,18 @@ public enum StoreMaintenance {
             }
         }
 
+        /// As `init(_:)`; for an unreachable PostgreSQL database, names why (one more connection attempt):
+        /// "the database is unavailable (unreachable: authentication failed)".
+        init(_ error: StoreError, diagnosing configuration: PostgresStore.Configuration) async {
+            guard case .unavailable(.unreachable) = error,
+                let failure = await PostgresStore.connectionFailure(configuration: configuration)
+            else {
+                self.init(error)
+                return
+            }
+            self = .store("the database is unavailable (unreachable: \(failure))")
+        }
+
         init(_ error: StoreError) {
             switch error {
             case .schemaTooNew(let found, let known): self = .schemaTooNew(found: found, known: known)
@@ -68,7 +80,7 @@ public enum StoreMaintenance {
             do {
                 return Status(displayName: name, version: try await PostgresStore.schemaVersion(configuration: postgres))
             } catch {
-                throw Failure(error)
+                throw await Failure(error, diagnosing: postgres)
             }
         }
         let path = configuration.database.path
@@ -86,7 +98,7 @@ public enum StoreMaintenance {
                     displayName: configuration.postgres.redactedURL ?? "postgres", applied: report.applied,
                     version: report.version)
             } catch {
-                throw Failure(error)
+                throw await Failure(error, diagnosing: postgres)
             }
         }
         let path = configuration.database.path
