@@ -110,9 +110,11 @@ public struct PostgresStore: StoreBackend {
         return await withCheckedContinuation { (continuation: CheckedContinuation<PostgresConnectionFailure?, Never>) in
             DispatchQueue.global().async {
                 var reporting = probe
-                reporting.failures = PostgresConnectionFailureLog(url: url, classes: { failure in
-                    seen.withLock { $0 = failure }
-                })
+                reporting.failures = PostgresConnectionFailureLog(
+                    url: url,
+                    classes: { failure in
+                        seen.withLock { $0 = failure }
+                    })
                 _ = try? PostgresConnection(url: url, settings: reporting)
                 continuation.resume(returning: seen.withLock { $0 })
             }

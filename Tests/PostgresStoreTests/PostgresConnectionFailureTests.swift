@@ -43,7 +43,10 @@ import Testing
         await #expect(throws: StoreError.unavailable(.unreachable)) {
             _ = try await PostgresStore(configuration: configuration) { line in lines.withLock { $0.append(line) } }
         }
-        #expect(lines.withLock { $0 } == ["cannot connect to PostgreSQL at postgres://tokenvend@127.0.0.1:1/x: connection refused"])
+        #expect(
+            lines.withLock { $0 } == [
+                "cannot connect to PostgreSQL at postgres://tokenvend@127.0.0.1:1/x: connection refused"
+            ])
     }
 
     @Test("libpq's messages map to their classes")
@@ -58,7 +61,8 @@ import Testing
             ("could not translate host name \"nowhere\"", .other),
         ]
         for (message, failure) in cases {
-            #expect(PostgresConnectionFailure.classify(message: message, deadlinePassed: false) == failure, "\(message)")
+            #expect(
+                PostgresConnectionFailure.classify(message: message, deadlinePassed: false) == failure, "\(message)")
         }
         #expect(PostgresConnectionFailure.classify(message: "", deadlinePassed: true) == .timedOut)
     }

@@ -139,7 +139,8 @@ import Testing
         #expect(store.pool.openCount == 0)
         let ended = await PostgresStatusCacheTests.time(within: .seconds(5)) {
             let rows = try? await database.query(
-                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%AS abandoned_sleep' AND pid <> pg_backend_pid()")
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%AS abandoned_sleep' AND pid <> pg_backend_pid()"
+            )
             return rows == [["0"]]
         }
         #expect(ended != nil)

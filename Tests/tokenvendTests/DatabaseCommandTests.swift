@@ -229,8 +229,10 @@ struct DatabaseCommandTests {
         }
         #expect(try version() == 1)
         try setVersion(StoreMaintenance.knownVersion + 1)
-        await #expect(throws: StoreMaintenance.Failure.schemaTooNew(
-            found: StoreMaintenance.knownVersion + 1, known: StoreMaintenance.knownVersion)) {
+        await #expect(
+            throws: StoreMaintenance.Failure.schemaTooNew(
+                found: StoreMaintenance.knownVersion + 1, known: StoreMaintenance.knownVersion)
+        ) {
             _ = try await StoreMaintenance.copy(fromSQLite: path, to: target, replacing: false)
         }
     }

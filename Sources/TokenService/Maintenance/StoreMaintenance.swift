@@ -78,7 +78,8 @@ public enum StoreMaintenance {
         if let postgres = StoreOpener.postgresConfiguration(configuration) {
             let name = configuration.postgres.redactedURL ?? "postgres"
             do {
-                return Status(displayName: name, version: try await PostgresStore.schemaVersion(configuration: postgres))
+                return Status(
+                    displayName: name, version: try await PostgresStore.schemaVersion(configuration: postgres))
             } catch {
                 throw await Failure(error, diagnosing: postgres)
             }
