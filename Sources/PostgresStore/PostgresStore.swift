@@ -1,4 +1,6 @@
+import Dispatch
 public import Store
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -32,20 +34,33 @@ public struct PostgresStore: StoreBackend {
     let pool: PostgresPool
     let changes: PostgresChangeFeed
 
-    /// Connects (one connection, to fail early when the database is unreachable), applies pending migrations when
-    /// `configuration.migrate`, and starts the `LISTEN` connection.
-    /// - Throws: `.misuse` for a bad URL or setting, `.unavailable(.unreachable)` when the database cannot be
-    ///   reached, `.schemaTooNew` when a newer tokenvend migrated it.
-    public init(configuration: Configuration) async throws(StoreError) {
+    /// Connects (one connection, to fail early when the database is unreachable), reads the schema version
+    /// (without a lock and without creating anything, so a role without `CREATE` opens a current database),
+    /// applies pending migrations when `configuration.migrate`, and starts the `LISTEN` connection.
+    /// - Throws: `.misuse` for a bad URL or setting, or for pending migrations when `configuration.migrate` is
+    ///   false (the message names `tokenvend db migrate`); `.unavailable(.unreachable)` when the database cannot
+    ///   be reached, `.schemaTooNew` when a newer tokenvend migrated it.
+    /// - Parameter connectionFailureLog: receives one line (the redacted URL and the failure's class, e.g.
+    ///   "authentication failed") when a connection cannot be opened, at most once per class a minute; the
+    ///   caller logs it as a warning. Default: nowhere.
+    public init(
+        configuration: Configuration, connectionFailureLog: (@Sendable (String) -> Void)? = nil
+    ) async throws(StoreError) {
         try configuration.validate()
         let url = try PostgresURL(configuration.url)
-        let settings = PostgresConnection.Settings(configuration: configuration)
+        var settings = PostgresConnection.Settings(configuration: configuration)
+        settings.failures = connectionFailureLog.map { PostgresConnectionFailureLog(url: url, sink: $0) }
         let pool = PostgresPool(
             url: url, settings: settings, size: configuration.poolSize, acquireTimeout: configuration.acquireTimeout)
-        if configuration.migrate {
-            _ = try await PostgresMigrator.migrate(pool: pool)
-        } else {
-            try await pool.ping()
+        do throws(StoreError) {
+            if configuration.migrate {
+                _ = try await PostgresMigrator.migrate(pool: pool)
+            } else {
+                try Self.requireCurrent(try await PostgresMigrator.schemaVersion(pool: pool))
+            }
+        } catch {
+            pool.close()
+            throw error
         }
         let changes = PostgresChangeFeed(url: url, settings: settings)
         changes.start()
@@ -72,6 +87,50 @@ public struct PostgresStore: StoreBackend {
             url: url, settings: PostgresConnection.Settings(configuration: configuration), size: 1)
         defer { pool.close() }
         return try await PostgresMigrator.migrate(pool: pool)
+    }
+
+    /// The schema version of the configured database, without changing it and without starting a store
+    /// (`tokenvend db status`).
+    /// - Throws: as `init(configuration:)`, except for pending migrations.
+    public static func schemaVersion(configuration: Configuration) async throws(StoreError) -> SchemaVersion {
+        try configuration.validate()
+        let url = try PostgresURL(configuration.url)
+        let pool = PostgresPool(
+            url: url, settings: PostgresConnection.Settings(configuration: configuration), size: 1)
+        defer { pool.close() }
+        return try await PostgresMigrator.schemaVersion(pool: pool)
+    }
+
+    /// Tries one connection to the configured database and returns why it failed, or nil when it opened:
+    /// what `tokenvend db status|migrate` print after `.unavailable(.unreachable)`.
+    public static func connectionFailure(configuration: Configuration) async -> PostgresConnectionFailure? {
+        guard let url = try? PostgresURL(configuration.url) else { return .other }
+        let seen = Mutex<PostgresConnectionFailure?>(nil)
+        let probe = PostgresConnection.Settings(configuration: configuration)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<PostgresConnectionFailure?, Never>) in
+            DispatchQueue.global().async {
+                var reporting = probe
+                reporting.failures = PostgresConnectionFailureLog(
+                    url: url,
+                    classes: { failure in
+                        seen.withLock { $0 = failure }
+                    })
+                _ = try? PostgresConnection(url: url, settings: reporting)
+                continuation.resume(returning: seen.withLock { $0 })
+            }
+        }
+    }
+
+    /// Refuses a schema this code cannot serve without migrating it.
+    static func requireCurrent(_ version: SchemaVersion) throws(StoreError) {
+        guard version.found <= version.known else {
+            throw .schemaTooNew(found: version.found, known: version.known)
+        }
+        guard version.found == version.known else {
+            throw .misuse(
+                "migrations pending (schema at version \(version.found), this tokenvend needs \(version.known)) "
+                    + "and database.migrateOnStart is false: run tokenvend db migrate")
+        }
     }
 
     public var users: any UserStoring { userStore }
