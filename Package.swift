@@ -127,7 +127,8 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: swiftSettings),
         // Runs against PostgreSQL: through `make test` or scripts/with-postgres.sh (TOKENVEND_TEST_POSTGRES_URL).
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["PostgresStore", "Store"], swiftSettings: swiftSettings),
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "Store", "PostgresTesting"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "PasswordHashTests", dependencies: ["PasswordHash"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StructuredLoggingTests", dependencies: ["StructuredLogging"], swiftSettings: swiftSettings
@@ -136,7 +137,7 @@ let package = Package(
             name: "TokenServiceTests",
             dependencies: [
                 "TokenService", "JWT", "HTTPServer", "Store", "StructuredLogging", "TokenServiceTesting",
-                "HTTPServerTesting", "Cryptography", "StrictJSON",
+                "HTTPServerTesting", "Cryptography", "StrictJSON", "PostgresTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -160,7 +161,7 @@ let package = Package(
             name: "tokenvendTests",
             dependencies: [
                 "tokenvend", "TokenClient", "AuthAPI", "TokenServiceTesting", "TokenClientTesting", "HTTPServerTesting",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PostgresTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -170,11 +171,14 @@ let package = Package(
         .target(
             name: "HTTPServerTesting", dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")],
             path: "Tests/HTTPServerTesting", swiftSettings: swiftSettings),
+        // The throw-away PostgreSQL cluster of scripts/with-postgres.sh: its URL, schemas and databases made with psql,
+        // and its start/stop/restart control; the one copy for every test target that needs PostgreSQL.
+        .target(name: "PostgresTesting", path: "Tests/PostgresTesting", swiftSettings: swiftSettings),
         .target(
             name: "TokenServiceTesting",
             dependencies: [
                 "TokenService", "TokenClient", "HTTPServer", "HTTPServerTesting", "StructuredLogging",
-                "CLibPQ", "PostgresStore", "Store",  // TOKENVEND_TEST_BACKEND=postgres: a schema per test server
+                "PostgresStore", "Store", "PostgresTesting",  // TOKENVEND_TEST_BACKEND=postgres: a schema per server
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTesting
 import Store
 import Testing
 
@@ -6,20 +7,9 @@ import Testing
 
 /// A PostgreSQL restart: callers fail fast with `.unavailable` and the same store works again afterwards.
 @Suite(.timeLimit(.minutes(1))) struct PostgresRecoveryTests {
-    /// Runs `$TOKENVEND_TEST_POSTGRES_CTL command` and waits for it. `posix_spawn` and `waitpid` rather than
-    /// Foundation's `Process`, whose `waitUntilExit` was seen to miss the exit of this script (left a zombie).
+    /// Runs the cluster's control script (`start`, `stop`, `restart`) and waits for it.
     static func control(_ command: String) throws {
-        guard let script = ProcessInfo.processInfo.environment["TOKENVEND_TEST_POSTGRES_CTL"] else {
-            throw PostgresTestDatabase.MissingPostgres()
-        }
-        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(script), strdup(command), nil]
-        defer { arguments.forEach { free($0) } }
-        var child: pid_t = 0
-        let spawned = posix_spawn(&child, script, nil, nil, arguments, environ)
-        try #require(spawned == 0)
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        #expect(status == 0, "\(script) \(command) failed")
+        try TestPostgres.control(command)
     }
 
     @Test("while the server is down calls fail fast with unavailable; after it is back they succeed without reopening")

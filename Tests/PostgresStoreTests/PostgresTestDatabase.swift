@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTesting
 import Store
 import Testing
 
@@ -9,17 +10,7 @@ import Testing
 struct PostgresTestDatabase {
     /// The cluster's URL, or a failure that says how to get one. No test is skipped without PostgreSQL.
     static func baseURL() throws -> String {
-        guard let url = ProcessInfo.processInfo.environment["TOKENVEND_TEST_POSTGRES_URL"], !url.isEmpty else {
-            throw MissingPostgres()
-        }
-        return url
-    }
-
-    struct MissingPostgres: Error, CustomStringConvertible {
-        var description: String {
-            "TOKENVEND_TEST_POSTGRES_URL is not set: run the PostgreSQL tests through `make test` or "
-                + "`scripts/with-postgres.sh swift test --skip-build --no-parallel`"
-        }
+        try TestPostgres.clusterURL()
     }
 
     let schema: String

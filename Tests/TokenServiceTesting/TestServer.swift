@@ -1,6 +1,7 @@
 public import Foundation
 import Logging
 import PostgresStore
+public import PostgresTesting
 public import Prometheus
 import Store
 import StructuredLogging
@@ -44,7 +45,7 @@ public final class TestServer: Sendable {
     /// How requests reach the server.
     public let mode: Mode
     /// The schema holding the server's tables when it runs on PostgreSQL (``TestBackend/postgres``), else nil.
-    public let postgresSchema: TestPostgresSchema?
+    public let postgresSchema: PostgresTestSchema?
     let driver: RouteDriver
     private let logDescriptor: Int32
 
@@ -101,7 +102,7 @@ public final class TestServer: Sendable {
     /// Drains and stops the server (in ``Mode/router`` it only closes the database), and removes its files.
     public func stop() async {
         await server.shutdown()
-        postgresSchema?.drop()
+        postgresSchema?.remove()
         close(logDescriptor)
         try? FileManager.default.removeItem(at: directory)
     }
@@ -110,12 +111,12 @@ public final class TestServer: Sendable {
     /// keys unless the test gives its own (a shared store refuses development keys). A test that names its own
     /// SQLite file (`TOKENVEND_DATABASE_PATH`) or database URL keeps it.
     private static func choosePostgres(_ environment: inout [String: String], extra: [String: String]) throws
-        -> TestPostgresSchema?
+        -> PostgresTestSchema?
     {
         guard TestBackend.current == .postgres, extra["TOKENVEND_DATABASE_PATH"] == nil,
             extra["TOKENVEND_DATABASE_URL"] == nil
         else { return nil }
-        let schema = try TestPostgresSchema()
+        let schema = try PostgresTestSchema.make(prefix: "s_")
         environment["TOKENVEND_DATABASE_PATH"] = nil
         environment["TOKENVEND_DATABASE_URL"] = schema.url
         if extra["TOKENVEND_ACCESS_TOKEN_KEYS"] == nil {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Logging
 import PostgresStore
+import PostgresTesting
 import Store
 import Testing
 import TokenClientTesting
@@ -121,7 +122,7 @@ struct DatabaseCommandTests {
 
     @Test("on PostgreSQL: status and migrate name why the database is unreachable, without the password")
     func postgresUnreachableClass() async throws {
-        let base = try #require(URLComponents(string: try PostgresTestSchema.baseURL()))
+        let base = try #require(URLComponents(string: try TestPostgres.clusterURL()))
         var missing = base
         missing.password = "pa55word-s3cret"
         missing.path = "/no_such_database"

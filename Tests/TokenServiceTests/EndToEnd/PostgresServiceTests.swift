@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import InMemoryLogging
 import Logging
+import PostgresTesting
 import Testing
 import TokenServiceTesting
 

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTesting
 
 /// Two `tokenvend serve` processes, A and B, on one fresh PostgreSQL database, with the same configuration file:
 /// the same access-token key and refresh secret (a shared store refuses generated development keys), cheap

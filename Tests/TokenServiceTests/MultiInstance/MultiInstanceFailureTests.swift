@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServerTesting
+import PostgresTesting
 import Testing
 import TokenServiceTesting
 

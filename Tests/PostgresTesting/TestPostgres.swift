@@ -1,14 +1,21 @@
-import Foundation
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The throw-away PostgreSQL cluster of `scripts/with-postgres.sh` (`TOKENVEND_TEST_POSTGRES_URL`,
-/// `TOKENVEND_TEST_POSTGRES_CTL`), reached with `psql`: each test makes its own database on it.
-enum TestPostgres {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+/// `TOKENVEND_TEST_POSTGRES_CTL`), reached with `psql`: each test makes its own database or schema on it
+/// (``PostgresTestSchema``). The one copy of these helpers for every test target.
+public enum TestPostgres {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) { self.description = description }
     }
 
     /// The cluster's URL; without it the test fails (never skips) saying how to provide one.
-    static func clusterURL() throws -> String {
+    public static func clusterURL() throws -> String {
         guard let url = ProcessInfo.processInfo.environment["TOKENVEND_TEST_POSTGRES_URL"], !url.isEmpty else {
             throw Failure(
                 description: "TOKENVEND_TEST_POSTGRES_URL is not set: run the PostgreSQL tests through `make test` "
@@ -18,20 +25,20 @@ enum TestPostgres {
     }
 
     /// A new, empty database `t_<random>` on the cluster; returns its name.
-    static func createDatabase() throws -> String {
+    public static func createDatabase() throws -> String {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         _ = try psql(try clusterURL(), "CREATE DATABASE \(name)")
         return name
     }
 
     /// Drops a database made by ``createDatabase()``, ending its connections.
-    static func dropDatabase(_ name: String) {
+    public static func dropDatabase(_ name: String) {
         _ = try? psql(try clusterURL(), "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 
     /// The cluster URL with `database` as its path and, when given, `password` as the user's password (the test
     /// cluster trusts local connections, so a password there is never checked: it lets tests look for leaks).
-    static func url(database: String, password: String? = nil) throws -> String {
+    public static func url(database: String, password: String? = nil) throws -> String {
         guard var components = URLComponents(string: try clusterURL()) else {
             throw Failure(description: "TOKENVEND_TEST_POSTGRES_URL is not a URL")
         }
@@ -42,7 +49,7 @@ enum TestPostgres {
     }
 
     /// Runs `sql` with `psql` on the database of `url`; returns its unaligned, tuples-only output, rows by line.
-    static func psql(_ url: String, _ sql: String) throws -> String {
+    public static func psql(_ url: String, _ sql: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["psql", "-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql]
@@ -66,7 +73,7 @@ enum TestPostgres {
     /// Runs `$TOKENVEND_TEST_POSTGRES_CTL action` (`start`, `stop`, `restart`) and waits for it, with
     /// `posix_spawn` and `waitpid`: Foundation's `Process.waitUntilExit()` never returns for `start`, whose
     /// script leaves the PostgreSQL server running behind it.
-    static func control(_ action: String) throws {
+    public static func control(_ action: String) throws {
         guard let ctl = ProcessInfo.processInfo.environment["TOKENVEND_TEST_POSTGRES_CTL"], !ctl.isEmpty else {
             throw Failure(
                 description: "TOKENVEND_TEST_POSTGRES_CTL is not set: run this test through `make test` or "
