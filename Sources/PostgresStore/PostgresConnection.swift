@@ -209,6 +209,12 @@ import Store
         return payloads
     }
 
+    /// Marks the connection broken, so the pool closes it instead of lending it again (its server session, and
+    /// any session-level lock it holds, ends with it).
+    func discard() {
+        isBroken = true
+    }
+
     /// The socket, for a caller that waits for notifications.
     var socket: Int32 { unsafe PQsocket(handle) }
 

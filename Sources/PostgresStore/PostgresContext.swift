@@ -41,6 +41,12 @@ struct PostgresContext: Sendable {
         return try await read(statements)
     }
 
+    /// Runs writing statements that cannot change a session's status (rate-limit counters) in one pipeline:
+    /// kept status answers stay valid, so a login or refresh does not empty this instance's status cache.
+    func writeCounters(_ statements: [PostgresStatement]) async throws(StoreError) -> [PostgresRows] {
+        try await read(statements)
+    }
+
     /// Runs `body` (a transaction that needs answers between its statements) on one connection, then ends this
     /// instance's kept status answers. The pool rolls back a transaction `body` leaves open.
     func transaction<T: Sendable>(

@@ -38,6 +38,9 @@ final class PostgresPool: Sendable {
     let acquireTimeout: Duration
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "tokenvend.postgres.pool", attributes: .concurrent)
+    /// Where pings run, one at a time, on `pingConnection` (kept between pings; not part of `size`).
+    private let pingQueue = DispatchQueue(label: "tokenvend.postgres.ping")
+    private let pingConnection = Mutex<PostgresConnection?>(nil)
 
     /// - Parameters:
     ///   - size: most connections open at once; at least 1.
@@ -66,10 +69,44 @@ final class PostgresPool: Sendable {
         return try result.get()
     }
 
-    /// `SELECT 1` on a pooled connection (`GET /readyz`).
+    /// `SELECT 1` on a dedicated connection outside the pool (`GET /readyz`), so readiness reports whether the
+    /// database answers, not whether every pooled connection is busy. Pings run one at a time on their own
+    /// queue; each waits at most the connect timeout (when the ping connection must be opened) plus the query
+    /// timeout. The ping connection is kept between pings and replaced when it broke.
+    /// - Throws: `.unavailable(.unreachable)` or `.unavailable(.timedOut)` when the database does not answer,
+    ///   `.unavailable(.closed)` after `close()`.
     func ping() async throws(StoreError) {
-        _ = try await withConnection { (connection: PostgresConnection) throws(StoreError) in
-            try connection.run([PostgresStatement("pool.ping", "SELECT 1")], deadline: connection.deadline)
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Void, StoreError>, Never>) in
+            pingQueue.async { continuation.resume(returning: self.pingNow()) }
+        }
+        try result.get()
+    }
+
+    /// On `pingQueue`: pings on the kept ping connection, opening one when there is none or it died.
+    private func pingNow() -> Result<Void, StoreError> {
+        guard !state.withLock({ $0.closed }) else { return .failure(.unavailable(.closed)) }
+        let kept = pingConnection.withLock { $0.take() }
+        return Result { () throws(StoreError) in
+            // A kept connection that died since (a server restart) may look idle until used: one retry on a
+            // fresh connection, so a stale connection is not reported as an unreachable database.
+            if let kept, kept.checkIdle() {
+                do throws(StoreError) {
+                    try ping(on: kept)
+                    return
+                } catch {
+                    guard kept.isBroken, case .unavailable(.unreachable) = error else { throw error }
+                }
+            }
+            try ping(on: try PostgresConnection(url: url, settings: settings))
+        }
+    }
+
+    /// `SELECT 1`; keeps the connection for the next ping when it is still good.
+    private func ping(on connection: PostgresConnection) throws(StoreError) {
+        _ = try connection.run([PostgresStatement("pool.ping", "SELECT 1")], deadline: connection.deadline)
+        if connection.isIdle, !state.withLock({ $0.closed }) {
+            pingConnection.withLock { $0 = connection }
         }
     }
 
@@ -85,6 +122,7 @@ final class PostgresPool: Sendable {
         }
         for waiter in waiters { waiter.continuation.resume(returning: .failure(.unavailable(.closed))) }
         _ = idle  // closed here, as the last references go
+        pingQueue.async { self.pingConnection.withLock { $0 = nil } }
     }
 
     /// Connections open now (for tests).

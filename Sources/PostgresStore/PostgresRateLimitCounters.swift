@@ -9,6 +9,7 @@ public import Store
 /// Rate-limit counters in the `rate_limits` table, shared by every instance on the database: one row per
 /// `(bucket, key, window_start)`, incremented by one upsert that also reads the previous window's count. Window
 /// boundaries come from the store's clock (the database's by default), so instances with skewed clocks agree.
+/// Checks read without writing, and no counter write ends the instance's kept session-status answers.
 public struct PostgresRateLimitCounters: RateLimitCounters {
     let context: PostgresContext
 
@@ -20,7 +21,7 @@ public struct PostgresRateLimitCounters: RateLimitCounters {
         -> RateCount
     {
         let length = max(1, window.milliseconds)
-        let rows = try await context.write([
+        let rows = try await context.writeCounters([
             PostgresStatement(
                 "rateLimits.add",
                 """
@@ -37,7 +38,31 @@ public struct PostgresRateLimitCounters: RateLimitCounters {
                 FROM t
                 """, [bucket, key, String(length), String(max(0, amount)), context.time(now)])
         ])
-        guard let row = rows[0].first else { throw .misuse("rate-limit upsert returned no row") }
+        return try Self.count(rows, length: length)
+    }
+
+    public func count(bucket: String, key: String, window: Duration, now: Date) async throws(StoreError) -> RateCount {
+        let length = max(1, window.milliseconds)
+        let rows = try await context.read([
+            PostgresStatement(
+                "rateLimits.count",
+                """
+                WITH t AS (SELECT n AS now, n - n % $3::bigint AS start FROM (SELECT \(PostgresContext.now(4)) AS n) c)
+                SELECT
+                    coalesce((SELECT r.count FROM rate_limits r
+                              WHERE r.bucket = $1 AND r.key = $2 AND r.window_start = t.start), 0),
+                    coalesce((SELECT r.count FROM rate_limits r
+                              WHERE r.bucket = $1 AND r.key = $2 AND r.window_start = t.start - $3::bigint), 0),
+                    t.now - t.start
+                FROM t
+                """, [bucket, key, String(length), context.time(now)])
+        ])
+        return try Self.count(rows, length: length)
+    }
+
+    /// A count from a row of (current, previous, milliseconds into the window).
+    private static func count(_ rows: [PostgresRows], length: Int64) throws(StoreError) -> RateCount {
+        guard let row = rows[0].first else { throw .misuse("rate-limit query returned no row") }
         let into = Double(try row.int64(2))
         return RateCount(
             current: Int(try row.int64(0)), previous: Int(try row.int64(1)), elapsed: into / Double(length),
@@ -45,7 +70,7 @@ public struct PostgresRateLimitCounters: RateLimitCounters {
     }
 
     public func reset(bucket: String, key: String) async throws(StoreError) {
-        _ = try await context.write([
+        _ = try await context.writeCounters([
             PostgresStatement(
                 "rateLimits.reset", "DELETE FROM rate_limits WHERE bucket = $1 AND key = $2", [bucket, key])
         ])
@@ -53,7 +78,7 @@ public struct PostgresRateLimitCounters: RateLimitCounters {
 
     @discardableResult
     public func prune(endedBefore cutoff: Date) async throws(StoreError) -> Int {
-        let rows = try await context.write([
+        let rows = try await context.writeCounters([
             PostgresStatement(
                 "rateLimits.prune", "DELETE FROM rate_limits WHERE window_end < $1::bigint",
                 [String(cutoff.postgresMilliseconds)])

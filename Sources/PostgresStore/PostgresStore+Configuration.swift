@@ -10,7 +10,8 @@ extension PostgresStore {
         /// `postgres://user[:password]@host:port/database?sslmode=…&options=…` (libpq's URI syntax). Never logged:
         /// logs and errors show `PostgresURL.redacted`.
         public var url: String
-        /// Most connections the pool opens (each opened on first need). Default: 8.
+        /// Most connections the pool opens (each opened on first need); besides them each store keeps one
+        /// `LISTEN` connection and one for `ping()`. Default: 8.
         public var poolSize: Int
         /// Longest time to open a connection (libpq `connect_timeout` and a client-side deadline). Default: 5 s.
         public var connectTimeout: Duration
@@ -30,7 +31,9 @@ extension PostgresStore {
         /// answers at once; this bounds only what notifications cannot (a notification lost without the
         /// listener noticing). `.zero` reads the database every time. Default: 1 s.
         public var statusCacheLifetime: Duration
-        /// Whether opening the store applies pending migrations (under `pg_advisory_lock`). Default: true.
+        /// Whether opening the store applies pending migrations (under `pg_advisory_lock`); when false, opening a
+        /// database with pending migrations fails with `.misuse` naming `tokenvend db migrate`. Either way a
+        /// current schema is opened without a lock and without `CREATE`. Default: true.
         public var migrate: Bool
 
         /// Creates a configuration; see the properties for the defaults.

@@ -1,11 +1,17 @@
 public import Store
 
 extension PostgresStore {
-    /// Writes a snapshot of another store (`SQLiteStore.snapshot()`) into this one, in one transaction, for
+    /// Writes a snapshot of another store (`SQLiteStore.snapshot()`) into this one, in one transaction (sent in
+    /// pipelines of 500 statements, each with a deadline of 2 minutes, without `statement_timeout`), for
     /// `tokenvend db copy`: users, stored customer ids and live sessions with their counters, so refresh tokens
     /// issued before the move keep rotating after it.
     ///
-    /// Idempotent: rows are upserted by primary key, so running it twice gives the same rows.
+    /// Idempotent, and never weakens the target: rows are upserted by primary key keeping the stronger state — a
+    /// revocation or a disabled user on either side stays, the higher refresh counter wins (with the refresh
+    /// expiry and rotation time of its row), and a session revoked on the source (not yet purged) is revoked on
+    /// the target. Target sessions missing from the snapshot are left as they are unless `replacing`.
+    /// Copying again after instances started writing to the target is still unsafe (a password or customer id
+    /// changed there is overwritten by the source's): stop writes on the source first.
     /// - Parameter replacing: when false, a target that already holds users other than the snapshot's is
     ///   refused; when true, the target's users, customer ids and sessions are deleted first.
     /// - Returns: how many rows were written.
@@ -34,8 +40,10 @@ extension PostgresStore {
                     INSERT INTO users (\(PostgresUserStore.columns))
                     VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::bigint, $8::bigint)
                     ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email, password_hash = EXCLUDED.password_hash,
-                        role = EXCLUDED.role, tenant_id = EXCLUDED.tenant_id, disabled_at = EXCLUDED.disabled_at,
-                        created_at = EXCLUDED.created_at, email_verified_at = EXCLUDED.email_verified_at
+                        role = EXCLUDED.role, tenant_id = EXCLUDED.tenant_id,
+                        disabled_at = coalesce(users.disabled_at, EXCLUDED.disabled_at),
+                        created_at = EXCLUDED.created_at,
+                        email_verified_at = coalesce(users.email_verified_at, EXCLUDED.email_verified_at)
                     """,
                     [
                         user.id, user.email, user.passwordHash, user.role, user.tenantID,
@@ -62,10 +70,15 @@ extension PostgresStore {
                     VALUES ($1, $2, $3::bigint, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8, $9, $10::bigint,
                         $11::bigint)
                     ON CONFLICT (id) DO UPDATE SET user_id = EXCLUDED.user_id, created_at = EXCLUDED.created_at,
-                        last_used_at = EXCLUDED.last_used_at, refresh_expires_at = EXCLUDED.refresh_expires_at,
-                        expires_at = EXCLUDED.expires_at, revoked_at = EXCLUDED.revoked_at,
-                        user_agent = EXCLUDED.user_agent, ip = EXCLUDED.ip, counter = EXCLUDED.counter,
-                        rotated_at = EXCLUDED.rotated_at
+                        expires_at = EXCLUDED.expires_at, user_agent = EXCLUDED.user_agent, ip = EXCLUDED.ip,
+                        revoked_at = coalesce(sessions.revoked_at, EXCLUDED.revoked_at),
+                        counter = greatest(sessions.counter, EXCLUDED.counter),
+                        last_used_at = CASE WHEN EXCLUDED.counter > sessions.counter
+                            THEN EXCLUDED.last_used_at ELSE sessions.last_used_at END,
+                        refresh_expires_at = CASE WHEN EXCLUDED.counter > sessions.counter
+                            THEN EXCLUDED.refresh_expires_at ELSE sessions.refresh_expires_at END,
+                        rotated_at = CASE WHEN EXCLUDED.counter > sessions.counter
+                            THEN EXCLUDED.rotated_at ELSE sessions.rotated_at END
                     """,
                     [
                         session.id, session.userID, String(session.createdAt.postgresMilliseconds),
@@ -76,19 +89,44 @@ extension PostgresStore {
                         String(session.counter), session.rotatedAt.map { String($0.postgresMilliseconds) },
                     ]))
         }
+        // A session revoked on the source since an earlier copy is revoked here too; one the target does not
+        // hold is not created (it is dead either way).
+        for session in snapshot.revokedSessions {
+            guard let revokedAt = session.revokedAt else { continue }
+            statements.append(
+                PostgresStatement(
+                    "copy.revoke", "UPDATE sessions SET revoked_at = coalesce(revoked_at, $2::bigint) WHERE id = $1",
+                    [session.id, String(revokedAt.postgresMilliseconds)]))
+        }
         statements.append(PostgresStatement(unprepared: "SELECT pg_notify('\(PostgresChangeFeed.channel)', 'copy')"))
         let report = CopyReport(
             users: snapshot.users.count, customerIDs: snapshot.customerIDs.count, sessions: snapshot.sessions.count)
-        let pipeline = statements
+        let writes = Array(statements.dropFirst(2)) + [.commit]
+        let check = Array(statements.prefix(2))
+        let batchTimeout = max(configuration.queryTimeout, Self.copyBatchTimeout)
         return try await sessionStore.context.transaction { (connection: PostgresConnection) throws(StoreError) in
-            // First the check alone: refusing must not depend on the writes after it.
-            let checked = try connection.run(Array(pipeline.prefix(2)), deadline: connection.deadline)
-            let others = try checked[1].first?.int64(0) ?? 0
+            // First the check alone: refusing must not depend on the writes after it. The copy is one
+            // transaction, however long: no server-side statement limit inside it.
+            let checked = try connection.run(
+                [check[0], PostgresStatement(unprepared: "SET LOCAL statement_timeout = 0"), check[1]],
+                deadline: .now + batchTimeout)
+            let others = try checked[2].first?.int64(0) ?? 0
             guard others == 0 || replacing else { throw .constraint(.other) }
-            _ = try connection.run(Array(pipeline.dropFirst(2)) + [.commit], deadline: connection.deadline)
+            // Then the writes in pipelines of `copyBatchSize` statements, each with its own deadline.
+            var start = 0
+            while start < writes.count {
+                let end = min(start + Self.copyBatchSize, writes.count)
+                _ = try connection.run(Array(writes[start..<end]), deadline: .now + batchTimeout)
+                start = end
+            }
             return report
         }
     }
+
+    /// Statements per pipeline in `copy(from:replacing:)`.
+    static let copyBatchSize = 500
+    /// The client-side deadline of one batch of `copy(from:replacing:)` (at least the query timeout).
+    static let copyBatchTimeout = Duration.seconds(120)
 
     /// A PostgreSQL array literal of text values (`{"a","b"}`), quoting every element.
     static func arrayLiteral(_ values: [String]) -> String {

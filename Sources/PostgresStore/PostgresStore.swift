@@ -32,20 +32,27 @@ public struct PostgresStore: StoreBackend {
     let pool: PostgresPool
     let changes: PostgresChangeFeed
 
-    /// Connects (one connection, to fail early when the database is unreachable), applies pending migrations when
-    /// `configuration.migrate`, and starts the `LISTEN` connection.
-    /// - Throws: `.misuse` for a bad URL or setting, `.unavailable(.unreachable)` when the database cannot be
-    ///   reached, `.schemaTooNew` when a newer tokenvend migrated it.
+    /// Connects (one connection, to fail early when the database is unreachable), reads the schema version
+    /// (without a lock and without creating anything, so a role without `CREATE` opens a current database),
+    /// applies pending migrations when `configuration.migrate`, and starts the `LISTEN` connection.
+    /// - Throws: `.misuse` for a bad URL or setting, or for pending migrations when `configuration.migrate` is
+    ///   false (the message names `tokenvend db migrate`); `.unavailable(.unreachable)` when the database cannot
+    ///   be reached, `.schemaTooNew` when a newer tokenvend migrated it.
     public init(configuration: Configuration) async throws(StoreError) {
         try configuration.validate()
         let url = try PostgresURL(configuration.url)
         let settings = PostgresConnection.Settings(configuration: configuration)
         let pool = PostgresPool(
             url: url, settings: settings, size: configuration.poolSize, acquireTimeout: configuration.acquireTimeout)
-        if configuration.migrate {
-            _ = try await PostgresMigrator.migrate(pool: pool)
-        } else {
-            try await pool.ping()
+        do throws(StoreError) {
+            if configuration.migrate {
+                _ = try await PostgresMigrator.migrate(pool: pool)
+            } else {
+                try Self.requireCurrent(try await PostgresMigrator.schemaVersion(pool: pool))
+            }
+        } catch {
+            pool.close()
+            throw error
         }
         let changes = PostgresChangeFeed(url: url, settings: settings)
         changes.start()
@@ -72,6 +79,30 @@ public struct PostgresStore: StoreBackend {
             url: url, settings: PostgresConnection.Settings(configuration: configuration), size: 1)
         defer { pool.close() }
         return try await PostgresMigrator.migrate(pool: pool)
+    }
+
+    /// The schema version of the configured database, without changing it and without starting a store
+    /// (`tokenvend db status`).
+    /// - Throws: as `init(configuration:)`, except for pending migrations.
+    public static func schemaVersion(configuration: Configuration) async throws(StoreError) -> SchemaVersion {
+        try configuration.validate()
+        let url = try PostgresURL(configuration.url)
+        let pool = PostgresPool(
+            url: url, settings: PostgresConnection.Settings(configuration: configuration), size: 1)
+        defer { pool.close() }
+        return try await PostgresMigrator.schemaVersion(pool: pool)
+    }
+
+    /// Refuses a schema this code cannot serve without migrating it.
+    static func requireCurrent(_ version: SchemaVersion) throws(StoreError) {
+        guard version.found <= version.known else {
+            throw .schemaTooNew(found: version.found, known: version.known)
+        }
+        guard version.found == version.known else {
+            throw .misuse(
+                "migrations pending (schema at version \(version.found), this tokenvend needs \(version.known)) "
+                    + "and database.migrateOnStart is false: run tokenvend db migrate")
+        }
     }
 
     public var users: any UserStoring { userStore }

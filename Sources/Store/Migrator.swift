@@ -6,6 +6,13 @@ package struct Migration: Sendable {
     package let sqlite: String
     /// The step for PostgreSQL (recorded in `tokenvend_schema_migrations`, see `PostgresStore`).
     package let postgres: String
+
+    /// A step; tests build their own lists.
+    package init(version: Int, sqlite: String, postgres: String) {
+        self.version = version
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
 }
 
 /// Applies migrations in order, each in its own `BEGIN IMMEDIATE` transaction, recording the version in

@@ -10,7 +10,7 @@
 ///
 /// SQLite deployments run one instance and keep their counters in process memory; their backend has none.
 public protocol RateLimitCounters: Sendable {
-    /// Adds `amount` (0 only reads) to the counter of `key` in `bucket` for the fixed window of length `window`
+    /// Adds `amount` to the counter of `key` in `bucket` for the fixed window of length `window`
     /// that contains now, in one statement (an upsert), and returns it with the previous window's count.
     /// - Parameters:
     ///   - bucket: which limit, e.g. `login-failures` or `address-requests`.
@@ -18,6 +18,11 @@ public protocol RateLimitCounters: Sendable {
     ///   - now: the caller's clock; a shared backend may use its own (see `SessionStoring`).
     func add(_ amount: Int, bucket: String, key: String, window: Duration, now: Date) async throws(StoreError)
         -> RateCount
+
+    /// Reads the counter of `key` in `bucket` for the fixed window that contains now, with the previous window's,
+    /// without writing anything (a check before an attempt: a read must not create rows or end kept answers).
+    /// - Parameters: as `add`.
+    func count(bucket: String, key: String, window: Duration, now: Date) async throws(StoreError) -> RateCount
 
     /// Forgets the key's counters in `bucket` (a successful login resets its failures).
     func reset(bucket: String, key: String) async throws(StoreError)

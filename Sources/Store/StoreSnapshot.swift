@@ -1,5 +1,5 @@
 /// Everything a store holds that another store needs to take over a deployment (`tokenvend db copy`): users,
-/// their stored customer ids, and the sessions that can still be used. Read in one transaction by
+/// their stored customer ids, the sessions that can still be used, and the revoked ones not yet purged. Read in one transaction by
 /// `SQLiteStore.snapshot()`.
 public struct StoreSnapshot: Sendable, Equatable {
     /// Every user.
@@ -8,12 +8,18 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var customerIDs: [StoredCustomerID]
     /// The sessions whose refresh token still works, with their live counters.
     public var sessions: [Session]
+    /// The revoked sessions not yet purged: a copy revokes them where the target still holds them live (a logout
+    /// made on the source after an earlier copy), and never creates them.
+    public var revokedSessions: [Session]
 
     /// Creates a snapshot.
-    public init(users: [User], customerIDs: [StoredCustomerID], sessions: [Session]) {
+    public init(
+        users: [User], customerIDs: [StoredCustomerID], sessions: [Session], revokedSessions: [Session] = []
+    ) {
         self.users = users
         self.customerIDs = customerIDs
         self.sessions = sessions
+        self.revokedSessions = revokedSessions
     }
 }
 

@@ -87,8 +87,11 @@ extension DatabaseCommand {
             discussion: """
                 Reads one consistent snapshot of the SQLite file (safe while a server uses it: one read \
                 transaction, no write lock), migrates the target and writes users, customer ids and live sessions \
-                with their refresh counters, so nobody is logged out. Idempotent: running it again gives the same \
-                rows. A target holding other users is refused unless --replace. The target is --to, --to-file, or \
+                with their refresh counters, so nobody is logged out. Idempotent: running it again keeps the \
+                stronger state (revocations and disabled users stay, counters are never lowered); without \
+                --replace, target sessions the source no longer holds are left. Copying again after cutover is \
+                unsafe (changes made on PostgreSQL can be overwritten): stop writes on SQLite before the last copy. \
+                A target holding other users is refused unless --replace. The target is --to, --to-file, or \
                 else database.url / database.urlFile of the configuration; prefer a file, so that no password \
                 appears on a command line. Exit status: 0, or 1 on error.
                 """)

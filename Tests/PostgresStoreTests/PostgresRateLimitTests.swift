@@ -54,4 +54,35 @@ import Testing
         #expect(abs(Double(start) / 1000 - Date().timeIntervalSince1970) < 3600 + 60)
         await database.remove()
     }
+
+    @Test("a check reads without writing, and counter writes leave kept session answers in place")
+    func checkIsReadOnly() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let store = try await database.open(statusCacheLifetime: .seconds(60))
+        defer { store.close() }
+        #expect(await PostgresStatusCacheTests.listening(store))
+        let counters = try #require(store.rateLimits)
+        let window = Duration.seconds(60)
+        let user = try await Fixture.user(store)
+        let session = try await Fixture.session(store, user)
+        _ = try await store.sessions.status(sessionID: session.id)
+        func kept() throws -> Bool {
+            if case .value = try store.sessions.immediateStatus(sessionID: session.id) { return true }
+            return false
+        }
+        #expect(try kept())
+        // A check of a key never seen creates no row and reports nothing.
+        let fresh = try await counters.count(bucket: "login", key: "ada", window: window, now: Fixture.at(15))
+        #expect(fresh == RateCount(current: 0, previous: 0, elapsed: 0.25, secondsLeft: 45))
+        #expect(try await database.query("SELECT count(*) FROM rate_limits") == [["0"]])
+        _ = try await counters.add(2, bucket: "login", key: "ada", window: window, now: Fixture.at(15))
+        _ = try await counters.add(1, bucket: "login", key: "ada", window: window, now: Fixture.at(65))
+        let checked = try await counters.count(bucket: "login", key: "ada", window: window, now: Fixture.at(75))
+        #expect(checked == RateCount(current: 1, previous: 2, elapsed: 0.25, secondsLeft: 45))
+        #expect(try await counters.count(bucket: "login", key: "ada", window: window, now: Fixture.at(75)) == checked)
+        try await counters.reset(bucket: "login", key: "bob")
+        _ = try await counters.prune(endedBefore: Fixture.at(0))
+        #expect(try kept())
+        await database.remove()
+    }
 }

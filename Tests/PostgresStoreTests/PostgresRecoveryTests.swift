@@ -95,4 +95,27 @@ import Testing
         try await store.ping()
         await database.remove()
     }
+
+    @Test("with every pooled connection busy, ping (readiness) still answers at once")
+    func pingWhilePoolBusy() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let store = try await database.open(poolSize: 2)
+        defer { store.close() }
+        let pool = store.pool
+        let busy = (0..<2).map { _ in
+            Task {
+                try await pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
+                    _ = try connection.run(
+                        [PostgresStatement(unprepared: "SELECT pg_sleep(1.5)")], deadline: connection.deadline)
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        try await store.ping()
+        try await store.ping()
+        #expect(started.duration(to: .now) < .milliseconds(500))
+        for task in busy { try await task.value }
+        await database.remove()
+    }
 }

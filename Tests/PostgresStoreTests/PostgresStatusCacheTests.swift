@@ -139,4 +139,75 @@ import Testing
         #expect(reconnected != nil)
         await database.remove()
     }
+
+    /// Every write that changes what another instance may have kept, done through store A.
+    enum NotifyingPath: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case revokeOthers, revokeAll, reuseDetection, sessionCap, disable, setCustomerID, markEmailVerified
+
+        var testDescription: String { rawValue }
+    }
+
+    @Test("every path that changes a kept answer reaches store B (60 s cache) within 100 ms", arguments: NotifyingPath.allCases)
+    func everyPathNotifies(_ path: NotifyingPath) async throws {
+        let database = try await PostgresTestDatabase.make()
+        let a = try await database.open(statusCacheLifetime: .seconds(60))
+        let b = try await database.open(statusCacheLifetime: .seconds(60))
+        defer {
+            a.close()
+            b.close()
+        }
+        #expect(await Self.listening(b))
+        let user = try await Fixture.user(a)
+        let other = try await Fixture.session(a, user)
+        let session = try await Fixture.session(a, user, at: 1)
+        // The session whose answer B keeps: `other` for revokeOthers (it keeps `session`), else `session`.
+        let watched = path == .revokeOthers || path == .sessionCap ? other : session
+        func read() async throws -> SessionRead {
+            try await b.sessions.statusAndCustomerIDs(sessionID: watched.id, userID: user.id, emailAsRegistered: true)
+        }
+        let before = try await read()
+        #expect(before.status?.revokedAt == nil && before.customerIDs == ["registered": user.id])
+        guard case .value = try b.sessions.immediateStatusAndCustomerIDs(
+            sessionID: watched.id, userID: user.id, emailAsRegistered: true)
+        else {
+            Issue.record("B did not keep its answer")
+            return
+        }
+        let changed: @Sendable (SessionRead) -> Bool
+        switch path {
+        case .revokeOthers:
+            #expect(try await a.sessions.revokeOthers(userID: user.id, except: session.id, now: Fixture.at(2)) == 1)
+            changed = { $0.status?.revokedAt != nil }
+        case .revokeAll:
+            #expect(try await a.sessions.revokeAll(userID: user.id, now: Fixture.at(2)) == 2)
+            changed = { $0.status?.revokedAt != nil }
+        case .reuseDetection:
+            _ = try await a.sessions.rotate(
+                sessionID: session.id, presentedCounter: 0, now: Fixture.at(2), grace: .zero, refreshTTL: Fixture.ttl)
+            let outcome = try await a.sessions.rotate(
+                sessionID: session.id, presentedCounter: 0, now: Fixture.at(3), grace: .zero, refreshTTL: Fixture.ttl)
+            guard case .reuseDetected = outcome else {
+                Issue.record("expected reuse detection, got \(outcome)")
+                return
+            }
+            changed = { $0.status?.revokedAt != nil }
+        case .sessionCap:
+            // A third session with a cap of 2 revokes the least recently used one (`other`).
+            _ = try await Fixture.session(a, user, at: 2, maxPerUser: 2)
+            changed = { $0.status?.revokedAt != nil }
+        case .disable:
+            #expect(try await a.users.disable(email: user.email, now: Fixture.at(2)) == 2)
+            changed = { $0.status?.revokedAt != nil }
+        case .setCustomerID:
+            try await a.users.setCustomerID(email: user.email, key: "crm", value: "c-1")
+            changed = { $0.customerIDs["crm"] == "c-1" }
+        case .markEmailVerified:
+            try await a.users.markEmailVerified(email: user.email, now: Fixture.at(2))
+            changed = { $0.customerIDs["registered"] == user.email }
+        }
+        let seen = try await Self.time(within: .seconds(2)) { changed(try await read()) }
+        let elapsed = try #require(seen, "B never saw the change")
+        #expect(elapsed < .milliseconds(100))
+        await database.remove()
+    }
 }

@@ -46,6 +46,13 @@ struct PostgresTestDatabase {
             url: try PostgresURL(url), settings: PostgresConnection.Settings(configuration: configuration), size: size)
     }
 
+    /// This schema's URL with another user name (the test cluster trusts every local login).
+    func url(user: String) throws -> String {
+        var components = try #require(URLComponents(string: url))
+        components.user = user
+        return try #require(components.string)
+    }
+
     /// A configuration for this schema; the caller's clock unless told otherwise.
     func configuration(
         clock: PostgresStore.Clock = .caller, poolSize: Int = 4, statusCacheLifetime: Duration = .seconds(1),

@@ -58,6 +58,20 @@ import Testing
         #expect(fixture.error(environment: ["TOKENVEND_DATABASE_POOL_SIZE": "0"]) != nil)
     }
 
+    @Test("database.migrateOnStart defaults to true and is read from the file and the environment")
+    func migrateOnStart() throws {
+        let fixture = try ConfigurationFixture()
+        let defaults = try fixture.resolve(environment: ["TOKENVEND_DATABASE_URL": Self.url])
+        #expect(try #require(StoreOpener.postgresConfiguration(defaults)).migrate)
+        let file = try fixture.write("m.json", #"{"database": {"url": "\#(Self.url)", "migrateOnStart": false}}"#)
+        #expect(try #require(StoreOpener.postgresConfiguration(try fixture.resolve(file: file))).migrate == false)
+        let environment = try fixture.resolve(environment: [
+            "TOKENVEND_DATABASE_URL": Self.url, "TOKENVEND_DATABASE_MIGRATE_ON_START": "false",
+        ])
+        #expect(try #require(StoreOpener.postgresConfiguration(environment)).migrate == false)
+        #expect(fixture.error(environment: ["TOKENVEND_DATABASE_MIGRATE_ON_START": "sometimes"]) != nil)
+    }
+
     @Test("database.statusCacheLifetimeMilliseconds sets SQLite's status cache too")
     func statusCacheOnSQLite() throws {
         let fixture = try ConfigurationFixture()

@@ -103,6 +103,9 @@ import TokenServiceTesting
             let calls = counters.calls.withLock { $0 }
             #expect(calls.contains("add 1 \(SharedRateLimiter.loginFailures)"))
             #expect(calls.contains("add 1 \(SharedRateLimiter.addressRequests)"))
+            // Checks read; they never write a zero.
+            #expect(calls.contains("count \(SharedRateLimiter.loginFailures)"))
+            #expect(!calls.contains { $0.hasPrefix("add 0") })
         }
     }
 

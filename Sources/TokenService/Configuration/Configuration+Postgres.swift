@@ -23,6 +23,11 @@ extension TokenServiceConfiguration {
         /// (`database.acquireTimeoutMilliseconds`, 10–60 000). Default: 2000 ms.
         public var acquireTimeoutMilliseconds: Int = 2_000
 
+        /// Whether an instance applies pending schema migrations when it starts (`database.migrateOnStart`);
+        /// when false it refuses to start while migrations are pending, and `tokenvend db migrate` (run by a
+        /// role that may create tables) applies them. Default: true.
+        public var migrateOnStart: Bool = true
+
         /// The defaults.
         public init() {}
 
@@ -37,7 +42,7 @@ extension TokenServiceConfiguration {
             "Postgres(url: \(redactedURL ?? "none"), poolSize: \(poolSize), connectTimeoutSeconds: "
                 + "\(connectTimeoutSeconds), queryTimeoutMilliseconds: \(queryTimeoutMilliseconds), "
                 + "lockTimeoutMilliseconds: \(lockTimeoutMilliseconds), acquireTimeoutMilliseconds: "
-                + "\(acquireTimeoutMilliseconds))"
+                + "\(acquireTimeoutMilliseconds), migrateOnStart: \(migrateOnStart))"
         }
 
         /// The store's configuration, with the status-cache lifetime shared with SQLite
@@ -48,7 +53,8 @@ extension TokenServiceConfiguration {
                 url: url.value, poolSize: poolSize, connectTimeout: .seconds(connectTimeoutSeconds),
                 queryTimeout: .milliseconds(queryTimeoutMilliseconds),
                 lockTimeout: .milliseconds(lockTimeoutMilliseconds),
-                acquireTimeout: .milliseconds(acquireTimeoutMilliseconds), statusCacheLifetime: statusCacheLifetime)
+                acquireTimeout: .milliseconds(acquireTimeoutMilliseconds), statusCacheLifetime: statusCacheLifetime,
+                migrate: migrateOnStart)
         }
     }
 }

@@ -27,6 +27,7 @@ extension ConfigurationKey {
             .init("database.lockTimeoutMilliseconds", .integer(10...60_000)),
             .init("database.acquireTimeoutMilliseconds", .integer(10...60_000)),
             .init("database.statusCacheLifetimeMilliseconds", .integer(0...10_000)),
+            .init("database.migrateOnStart", .boolean),
             .init("accessToken.issuer", .string),
             .init("accessToken.audience", .string),
             .init("accessToken.ttlSeconds", .integer(1...day)),

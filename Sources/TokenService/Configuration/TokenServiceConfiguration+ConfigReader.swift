@@ -100,6 +100,7 @@ extension TokenServiceConfiguration.Postgres {
         queryTimeoutMilliseconds = reader.int(forKey: "queryTimeoutMilliseconds") ?? queryTimeoutMilliseconds
         lockTimeoutMilliseconds = reader.int(forKey: "lockTimeoutMilliseconds") ?? lockTimeoutMilliseconds
         acquireTimeoutMilliseconds = reader.int(forKey: "acquireTimeoutMilliseconds") ?? acquireTimeoutMilliseconds
+        migrateOnStart = reader.bool(forKey: "migrateOnStart") ?? migrateOnStart
     }
 }
 

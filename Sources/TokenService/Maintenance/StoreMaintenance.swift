@@ -62,13 +62,10 @@ public enum StoreMaintenance {
 
     /// The schema version of the configured store, without changing it.
     public static func status(_ configuration: TokenServiceConfiguration) async throws(Failure) -> Status {
-        if var postgres = StoreOpener.postgresConfiguration(configuration) {
-            postgres.migrate = false
+        if let postgres = StoreOpener.postgresConfiguration(configuration) {
             let name = configuration.postgres.redactedURL ?? "postgres"
             do {
-                let store = try await PostgresStore(configuration: postgres)
-                defer { store.close() }
-                return Status(displayName: name, version: try await store.schemaVersion())
+                return Status(displayName: name, version: try await PostgresStore.schemaVersion(configuration: postgres))
             } catch {
                 throw Failure(error)
             }

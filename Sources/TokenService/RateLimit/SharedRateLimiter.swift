@@ -26,7 +26,7 @@ struct SharedRateLimiter: RateLimiting {
     let now: @Sendable () -> Date
 
     func check(_ key: String) async throws(StoreError) -> RateLimiter.Decision {
-        let count = try await counters.add(0, bucket: bucket, key: key, window: window, now: now())
+        let count = try await counters.count(bucket: bucket, key: key, window: window, now: now())
         return decision(count, including: false)
     }
 

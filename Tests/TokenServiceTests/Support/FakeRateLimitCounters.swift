@@ -36,6 +36,20 @@ final class FakeRateLimitCounters: RateLimitCounters {
         }
     }
 
+    func count(bucket: String, key: String, window: Duration, now: Date) async throws(StoreError) -> RateCount {
+        if let error = failure.withLock({ $0 }) { throw error }
+        calls.withLock { $0.append("count \(bucket)") }
+        let length = Double(window.components.seconds)
+        let time = now.timeIntervalSince1970
+        let start = (time / length).rounded(.down) * length
+        return counts.withLock { table in
+            RateCount(
+                current: table[Key(bucket: bucket, key: key, windowStart: start, length: length)] ?? 0,
+                previous: table[Key(bucket: bucket, key: key, windowStart: start - length, length: length)] ?? 0,
+                elapsed: (time - start) / length, secondsLeft: start + length - time)
+        }
+    }
+
     func reset(bucket: String, key: String) async throws(StoreError) {
         if let error = failure.withLock({ $0 }) { throw error }
         calls.withLock { $0.append("reset \(bucket)") }
