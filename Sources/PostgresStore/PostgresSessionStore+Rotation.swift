@@ -46,10 +46,13 @@ extension PostgresSessionStore {
                     PostgresStatement(
                         "sessions.rotateLock", "SELECT \(Self.columns) FROM sessions WHERE id = $1 FOR UPDATE",
                         [sessionID]),
-                    PostgresStatement("sessions.rotateDecide", Self.rotateSQL, [sessionID, time, String(presentedCounter), ttl]),
+                    PostgresStatement(
+                        "sessions.rotateDecide", Self.rotateSQL, [sessionID, time, String(presentedCounter), ttl]),
                     .commit,
                 ], deadline: connection.deadline)
-            guard let row = read[2].first, let decided = read[3].first else { return RotationResult(outcome: .invalid, user: nil) }
+            guard let row = read[2].first, let decided = read[3].first else {
+                return RotationResult(outcome: .invalid, user: nil)
+            }
             var session = try Self.session(row)
             let user = try decided.optionalString(0) == nil ? nil : try PostgresUserStore.user(decided)
             let milliseconds = try decided.int64(Self.userColumnCount)
