@@ -1,5 +1,4 @@
 internal import CLibPQ
-import Dispatch
 import Store
 
 #if canImport(Glibc)
@@ -14,8 +13,8 @@ import Store
 /// the statements prepared on it.
 ///
 /// Every wait is a `poll` on the connection's socket against a deadline, so a server that vanishes never hangs
-/// the caller: past the deadline the query is cancelled (on another thread: `PQcancel` opens a connection of its
-/// own) and the connection is marked broken, for the pool to discard.
+/// the caller: past the deadline the connection is marked broken, for the pool to close at once (no `PQcancel`:
+/// the server ends the query at its `statement_timeout`, or when it finds the client gone).
 ///
 /// `@unchecked Sendable`: used by one thread at a time, guaranteed by `PostgresPool` (a connection is leased out
 /// of the pool's `Mutex` to one caller) and by `PostgresChangeFeed` (its connection never leaves its thread).
@@ -27,6 +26,8 @@ import Store
         var lockTimeout: Duration
         /// `application_name`, shown in `pg_stat_activity`. Default: `tokenvend`.
         var applicationName = "tokenvend"
+        /// Where failed connection attempts are reported (their class, rate-limited). Default: nowhere.
+        var failures: PostgresConnectionFailureLog?
 
         init(configuration: PostgresStore.Configuration) {
             connectTimeout = configuration.connectTimeout
@@ -52,7 +53,8 @@ import Store
 
     /// Opens a connection, waiting at most `settings.connectTimeout`.
     /// - Throws: `.unavailable(.unreachable)` when the server cannot be reached or refuses the login (libpq's
-    ///   message is not passed on: it may name the host and user, and the caller logs the redacted URL instead).
+    ///   message is not passed on: it may name the host and user); its class (`PostgresConnectionFailure`) goes
+    ///   to `settings.failures`.
     init(url: PostgresURL, settings: Settings) throws(StoreError) {
         let deadline = ContinuousClock.now + settings.connectTimeout
         let seconds = max(2, settings.connectTimeout.components.seconds)
@@ -68,37 +70,47 @@ import Store
             unsafe values.withPointers { vals in unsafe PQconnectStartParams(keys, vals, 1) }
         }
         guard let connection = unsafe started else { throw .unavailable(.outOfMemory) }
-        guard unsafe PQstatus(connection) != CONNECTION_BAD else {
+        // Every failure below answers `.unreachable`; its class is reported (never libpq's message itself).
+        func fail(deadlinePassed: Bool = false) -> StoreError {
+            let message = unsafe PQerrorMessage(connection).map { unsafe String(cString: $0) } ?? ""
+            let failure = PostgresConnectionFailure.classify(message: message, deadlinePassed: deadlinePassed)
             unsafe PQfinish(connection)
-            throw .unavailable(.unreachable)
+            settings.failures?.report(failure)
+            return .unavailable(.unreachable)
         }
+        guard unsafe PQstatus(connection) != CONNECTION_BAD else { throw fail() }
         var state = PGRES_POLLING_WRITING
         while state != PGRES_POLLING_OK {
             let events: Int16
             switch state {
             case PGRES_POLLING_READING: events = Int16(POLLIN)
             case PGRES_POLLING_WRITING: events = Int16(POLLOUT)
-            default:
-                unsafe PQfinish(connection)
-                throw .unavailable(.unreachable)
+            default: throw fail()
             }
             guard (try? Self.wait(socket: unsafe PQsocket(connection), events: events, until: deadline)) == true else {
-                unsafe PQfinish(connection)
-                throw .unavailable(.unreachable)
+                throw fail(deadlinePassed: ContinuousClock.now >= deadline)
             }
             state = unsafe PQconnectPoll(connection)
         }
         guard unsafe PQsetnonblocking(connection, 1) == 0, unsafe PQenterPipelineMode(connection) == 1 else {
-            unsafe PQfinish(connection)
-            throw .unavailable(.unreachable)
+            throw fail()
         }
         unsafe tokenvend_pq_silence_notices(connection)
         unsafe handle = connection
         processID = unsafe PQbackendPID(connection)
         self.settings = settings
         let timeout = String(settings.queryTimeout.milliseconds)
+        // The server checks every second whether this client is still there while a statement runs, so a
+        // statement the client gave up on (and closed the connection) ends even without statement_timeout.
         _ = try run(
-            [PostgresStatement("connection.setup", "SELECT set_config('statement_timeout', $1, false)", [timeout])],
+            [
+                PostgresStatement(
+                    "connection.setup",
+                    """
+                    SELECT set_config('statement_timeout', $1, false),
+                        set_config('client_connection_check_interval', '1000', false)
+                    """, [timeout])
+            ],
             deadline: deadline)
     }
 
@@ -262,19 +274,13 @@ import Store
             throw broken()
         }
         guard ready else {
-            cancel()
+            // No PQcancel: it opens a connection of its own with no connect timeout, so against a vanished
+            // server every timed-out query would leave a thread blocked in it. The connection is discarded
+            // instead (the pool closes it at once); the server ends the query by itself: at its
+            // statement_timeout, or - for statements run without one (migration steps, `db copy`) - when its
+            // client_connection_check_interval finds the socket closed.
             isBroken = true
             throw .unavailable(.timedOut)
-        }
-    }
-
-    /// Asks the server to cancel the running query, on a Dispatch thread: `PQcancel` connects to the server
-    /// itself and could wait as long as the network lets it.
-    private func cancel() {
-        guard let cancel = unsafe PQgetCancel(handle) else { return }
-        let token = unsafe CancelToken(cancel)
-        DispatchQueue.global().async {
-            token.send()
         }
     }
 
@@ -344,26 +350,6 @@ import Store
     func withPointers<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
         let constant = unsafe pointers.map { unsafe UnsafePointer($0) }
         return unsafe constant.withUnsafeBufferPointer { buffer in unsafe body(buffer.baseAddress) }
-    }
-}
-
-/// A `PGcancel*` handed to another thread once, then freed.
-@safe private final class CancelToken: @unchecked Sendable {
-    // @unchecked Sendable: created on the connection's thread and used only by the one Dispatch task it is
-    // handed to.
-    private let handle: OpaquePointer
-
-    init(_ handle: OpaquePointer) {
-        unsafe self.handle = handle
-    }
-
-    func send() {
-        var buffer = [CChar](repeating: 0, count: 256)
-        _ = unsafe PQcancel(handle, &buffer, Int32(buffer.count))
-    }
-
-    deinit {
-        unsafe PQfreeCancel(handle)
     }
 }
 

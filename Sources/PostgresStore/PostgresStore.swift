@@ -1,4 +1,6 @@
+import Dispatch
 public import Store
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -38,10 +40,16 @@ public struct PostgresStore: StoreBackend {
     /// - Throws: `.misuse` for a bad URL or setting, or for pending migrations when `configuration.migrate` is
     ///   false (the message names `tokenvend db migrate`); `.unavailable(.unreachable)` when the database cannot
     ///   be reached, `.schemaTooNew` when a newer tokenvend migrated it.
-    public init(configuration: Configuration) async throws(StoreError) {
+    /// - Parameter connectionFailureLog: receives one line (the redacted URL and the failure's class, e.g.
+    ///   "authentication failed") when a connection cannot be opened, at most once per class a minute; the
+    ///   caller logs it as a warning. Default: nowhere.
+    public init(
+        configuration: Configuration, connectionFailureLog: (@Sendable (String) -> Void)? = nil
+    ) async throws(StoreError) {
         try configuration.validate()
         let url = try PostgresURL(configuration.url)
-        let settings = PostgresConnection.Settings(configuration: configuration)
+        var settings = PostgresConnection.Settings(configuration: configuration)
+        settings.failures = connectionFailureLog.map { PostgresConnectionFailureLog(url: url, sink: $0) }
         let pool = PostgresPool(
             url: url, settings: settings, size: configuration.poolSize, acquireTimeout: configuration.acquireTimeout)
         do throws(StoreError) {
@@ -91,6 +99,26 @@ public struct PostgresStore: StoreBackend {
             url: url, settings: PostgresConnection.Settings(configuration: configuration), size: 1)
         defer { pool.close() }
         return try await PostgresMigrator.schemaVersion(pool: pool)
+    }
+
+    /// Tries one connection to the configured database and returns why it failed, or nil when it opened:
+    /// what `tokenvend db status|migrate` print after `.unavailable(.unreachable)`.
+    public static func connectionFailure(configuration: Configuration) async -> PostgresConnectionFailure? {
+        guard let url = try? PostgresURL(configuration.url) else { return .other }
+        let seen = Mutex<PostgresConnectionFailure?>(nil)
+        let probe = PostgresConnection.Settings(configuration: configuration)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<PostgresConnectionFailure?, Never>) in
+            DispatchQueue.global().async {
+                var reporting = probe
+                reporting.failures = PostgresConnectionFailureLog(
+                    url: url,
+                    classes: { failure in
+                        seen.withLock { $0 = failure }
+                    })
+                _ = try? PostgresConnection(url: url, settings: reporting)
+                continuation.resume(returning: seen.withLock { $0 })
+            }
+        }
     }
 
     /// Refuses a schema this code cannot serve without migrating it.

@@ -135,8 +135,12 @@ import Testing
                 Migration(version: next, sqlite: "SELECT 1", postgres: "CREATE TABLE extra (id INTEGER); SELECT 1 / 0")
             ]
         let working =
-            Schema.migrations + [Migration(version: next, sqlite: "SELECT 1", postgres: "CREATE TABLE extra (id INTEGER)")]
-        await #expect(throws: StoreError.self) { try await PostgresMigrator.migrate(pool: store.pool, migrations: failing) }
+            Schema.migrations + [
+                Migration(version: next, sqlite: "SELECT 1", postgres: "CREATE TABLE extra (id INTEGER)")
+            ]
+        await #expect(throws: StoreError.self) {
+            try await PostgresMigrator.migrate(pool: store.pool, migrations: failing)
+        }
         #expect(try await database.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'") == [["0"]])
         // Another instance's migration gets the lock.
         let other = try PostgresTestDatabase.pool(database.url)
@@ -157,14 +161,17 @@ import Testing
         let next = Schema.migrations.count + 1
         let slow =
             Schema.migrations + [
-                Migration(version: next, sqlite: "SELECT 1", postgres: "CREATE TABLE extra (id INTEGER); SELECT pg_sleep(0.7)")
+                Migration(
+                    version: next, sqlite: "SELECT 1", postgres: "CREATE TABLE extra (id INTEGER); SELECT pg_sleep(0.7)"
+                )
             ]
         let report = try await PostgresMigrator.migrate(pool: store.pool, migrations: slow)
         #expect(report.applied == [next])
         // The limit is back for ordinary statements afterwards (SET LOCAL ended with the step).
         await #expect(throws: StoreError.unavailable(.timedOut)) {
             _ = try await store.pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
-                try connection.run([PostgresStatement(unprepared: "SELECT pg_sleep(0.7)")], deadline: connection.deadline)
+                try connection.run(
+                    [PostgresStatement(unprepared: "SELECT pg_sleep(0.7)")], deadline: connection.deadline)
             }
         }
         await database.remove()

@@ -118,4 +118,32 @@ import Testing
         for task in busy { try await task.value }
         await database.remove()
     }
+
+    @Test("a statement past its client deadline fails at once; the server ends it when the client closes, unasked")
+    func timedOutStatementEnds() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let store = try await database.open(poolSize: 1, queryTimeout: .milliseconds(300))
+        defer { store.close() }
+        let started = ContinuousClock.now
+        await #expect(throws: StoreError.unavailable(.timedOut)) {
+            _ = try await store.pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
+                // No server-side limit, as in a migration step or a copy batch.
+                try connection.run(
+                    [
+                        PostgresStatement(unprepared: "SET statement_timeout = 0"),
+                        PostgresStatement(unprepared: "SELECT pg_sleep(30) AS abandoned_sleep"),
+                    ], deadline: connection.deadline)
+            }
+        }
+        #expect(started.duration(to: .now) < .seconds(1))
+        #expect(store.pool.openCount == 0)
+        let ended = await PostgresStatusCacheTests.time(within: .seconds(5)) {
+            let rows = try? await database.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%AS abandoned_sleep' AND pid <> pg_backend_pid()"
+            )
+            return rows == [["0"]]
+        }
+        #expect(ended != nil)
+        await database.remove()
+    }
 }

@@ -147,7 +147,9 @@ import Testing
         var testDescription: String { rawValue }
     }
 
-    @Test("every path that changes a kept answer reaches store B (60 s cache) within 100 ms", arguments: NotifyingPath.allCases)
+    @Test(
+        "every path that changes a kept answer reaches store B (60 s cache) within 100 ms",
+        arguments: NotifyingPath.allCases)
     func everyPathNotifies(_ path: NotifyingPath) async throws {
         let database = try await PostgresTestDatabase.make()
         let a = try await database.open(statusCacheLifetime: .seconds(60))
@@ -167,8 +169,9 @@ import Testing
         }
         let before = try await read()
         #expect(before.status?.revokedAt == nil && before.customerIDs == ["registered": user.id])
-        guard case .value = try b.sessions.immediateStatusAndCustomerIDs(
-            sessionID: watched.id, userID: user.id, emailAsRegistered: true)
+        guard
+            case .value = try b.sessions.immediateStatusAndCustomerIDs(
+                sessionID: watched.id, userID: user.id, emailAsRegistered: true)
         else {
             Issue.record("B did not keep its answer")
             return

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Logging
+import PostgresStore
 import Store
 import Testing
 import TokenClientTesting
@@ -118,6 +119,31 @@ struct DatabaseCommandTests {
         #expect(!(status.output + status.error).contains("pa55word"))
     }
 
+    @Test("on PostgreSQL: status and migrate name why the database is unreachable, without the password")
+    func postgresUnreachableClass() async throws {
+        let base = try #require(URLComponents(string: try PostgresTestSchema.baseURL()))
+        var missing = base
+        missing.password = "pa55word-s3cret"
+        missing.path = "/no_such_database"
+        let folder = try TemporaryFolder()
+        let cases = [
+            (try #require(missing.string), "database does not exist"),
+            ("postgres://tokenvend:pa55word-s3cret@127.0.0.1:1/x", "connection refused"),
+        ]
+        for (url, reason) in cases {
+            let environment = [
+                "TOKENVEND_DATABASE_URL": url, "TOKENVEND_DATABASE_PATH": "",
+                "TOKENVEND_DATABASE_CONNECT_TIMEOUT_SECONDS": "2",
+            ]
+            for command in ["status", "migrate"] {
+                let run = try await Self.tokenvend(["db", command], environment: environment, in: folder)
+                #expect(run.status == 1)
+                #expect(run.error.contains("unavailable (unreachable: \(reason))"), "\(run.error)")
+                #expect(!(run.output + run.error).contains("pa55word"))
+            }
+        }
+    }
+
     @Test("db copy moves a running SQLite deployment to PostgreSQL: sessions keep rotating, idempotent, --replace")
     func copy() async throws {
         let schema = try PostgresTestSchema.make()
@@ -168,5 +194,61 @@ struct DatabaseCommandTests {
             #expect(replaced.status == 0)
             #expect(try schema.query("SELECT email FROM users ORDER BY email") == "ada@example.com\nbob@example.com")
         }
+    }
+
+    @Test("db copy reads the source without migrating it, and refuses a schema it cannot read")
+    func copyLeavesSourceSchema() async throws {
+        let schema = try PostgresTestSchema.make()
+        defer { schema.remove() }
+        let folder = try TemporaryFolder()
+        let path = folder.url.appending(path: "t.sqlite").path
+        let store = try SQLiteStore(configuration: .init(path: path))
+        _ = try await store.users.create(email: "ada@example.com", passwordHash: "h")
+        store.close()
+        func setVersion(_ version: Int) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            process.arguments = [path, "PRAGMA user_version = \(version)"]
+            try process.run()
+            process.waitUntilExit()
+        }
+        func version() throws -> Int { try #require(Int(try SQLiteProbe.userVersion(path))) }
+        let target = PostgresStore.Configuration(url: schema.url)
+        // A file one step behind (as the previous release leaves it) is copied and stays at its version.
+        let behind = StoreMaintenance.knownVersion - 1
+        try setVersion(behind)
+        let report = try await StoreMaintenance.copy(fromSQLite: path, to: target, replacing: false)
+        #expect(report.users == 1)
+        #expect(try version() == behind)
+        // Too old for the snapshot reader, and newer than this tokenvend: refused, file untouched.
+        try setVersion(1)
+        await #expect {
+            _ = try await StoreMaintenance.copy(fromSQLite: path, to: target, replacing: false)
+        } throws: { error in
+            "\(error)".contains("schema version 1") && "\(error)".contains("tokenvend db migrate")
+        }
+        #expect(try version() == 1)
+        try setVersion(StoreMaintenance.knownVersion + 1)
+        await #expect(
+            throws: StoreMaintenance.Failure.schemaTooNew(
+                found: StoreMaintenance.knownVersion + 1, known: StoreMaintenance.knownVersion)
+        ) {
+            _ = try await StoreMaintenance.copy(fromSQLite: path, to: target, replacing: false)
+        }
+    }
+}
+
+/// Reads `PRAGMA user_version` with the `sqlite3` shell (not through the store, which would migrate).
+enum SQLiteProbe {
+    static func userVersion(_ path: String) throws -> String {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, "PRAGMA user_version"]
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 public import PostgresStore
 public import Store
@@ -26,6 +27,18 @@ public enum StoreMaintenance {
                 "the target database already holds other users; give --replace to replace its users and sessions"
             case .usage(let reason): reason
             }
+        }
+
+        /// As `init(_:)`; for an unreachable PostgreSQL database, names why (one more connection attempt):
+        /// "the database is unavailable (unreachable: authentication failed)".
+        init(_ error: StoreError, diagnosing configuration: PostgresStore.Configuration) async {
+            guard case .unavailable(.unreachable) = error,
+                let failure = await PostgresStore.connectionFailure(configuration: configuration)
+            else {
+                self.init(error)
+                return
+            }
+            self = .store("the database is unavailable (unreachable: \(failure))")
         }
 
         init(_ error: StoreError) {
@@ -65,9 +78,10 @@ public enum StoreMaintenance {
         if let postgres = StoreOpener.postgresConfiguration(configuration) {
             let name = configuration.postgres.redactedURL ?? "postgres"
             do {
-                return Status(displayName: name, version: try await PostgresStore.schemaVersion(configuration: postgres))
+                return Status(
+                    displayName: name, version: try await PostgresStore.schemaVersion(configuration: postgres))
             } catch {
-                throw Failure(error)
+                throw await Failure(error, diagnosing: postgres)
             }
         }
         let path = configuration.database.path
@@ -85,7 +99,7 @@ public enum StoreMaintenance {
                     displayName: configuration.postgres.redactedURL ?? "postgres", applied: report.applied,
                     version: report.version)
             } catch {
-                throw Failure(error)
+                throw await Failure(error, diagnosing: postgres)
             }
         }
         let path = configuration.database.path
@@ -105,9 +119,10 @@ public enum StoreMaintenance {
 
     /// Copies a SQLite deployment's users, customer ids and live sessions into PostgreSQL (`tokenvend db copy`).
     ///
-    /// The SQLite file may be in use by a running server: it is read in one read transaction on a reader
-    /// connection (WAL readers never block the writer), after an open that writes nothing when its schema is
-    /// current. The target is migrated first. Idempotent (rows are upserted); refuses a target holding other
+    /// The SQLite file may be in use by a running server: it is read in one read transaction on a `query_only`
+    /// connection (WAL readers never block the writer), without opening a store, so it is never migrated; a
+    /// schema newer than this tokenvend, or older than the snapshot reader supports, is refused. The target is
+    /// migrated first. Idempotent (rows are upserted); refuses a target holding other
     /// users unless `replacing`.
     /// - Parameters:
     ///   - sqlitePath: the SQLite file; it must exist (a missing one is refused rather than created empty).
@@ -119,11 +134,17 @@ public enum StoreMaintenance {
         guard FileManager.default.fileExists(atPath: sqlitePath, isDirectory: &isFolder), !isFolder else {
             throw .usage("no SQLite database at \(sqlitePath)")
         }
+        // Read without opening a store: a live server's file is neither migrated nor written.
+        let read = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<StoreSnapshot, StoreError>, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    returning: Result { () throws(StoreError) in try SQLiteStore.snapshot(readingFileAt: sqlitePath) })
+            }
+        }
         let snapshot: StoreSnapshot
         do {
-            let source = try await StoreOpener.openSQLite(.init(path: sqlitePath, readerCount: 1))
-            defer { source.close() }
-            snapshot = try await source.snapshot()
+            snapshot = try read.get()
         } catch {
             throw Failure(error)
         }

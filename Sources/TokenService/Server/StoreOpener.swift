@@ -1,4 +1,5 @@
 import Dispatch
+public import Logging
 public import PostgresStore
 public import Store
 
@@ -13,9 +14,17 @@ public enum StoreOpener {
     /// set (connecting, and applying pending migrations under the advisory lock), else `SQLiteStore`.
     /// - Throws: `StoreError` as the backend's opener throws it (`.unavailable(.unreachable)` when PostgreSQL
     ///   cannot be reached; messages never contain the URL's password).
-    public static func open(_ configuration: TokenServiceConfiguration) async throws(StoreError) -> any StoreBackend {
+    /// - Parameter logger: where a PostgreSQL store logs why connections fail (a warning naming the class,
+    ///   e.g. "authentication failed", and the redacted URL; at most once per class a minute). Default: nowhere.
+    public static func open(
+        _ configuration: TokenServiceConfiguration, logger: Logger? = nil
+    ) async throws(StoreError) -> any StoreBackend {
         if let postgres = postgresConfiguration(configuration) {
-            return try await PostgresStore(configuration: postgres)
+            var log: (@Sendable (String) -> Void)?
+            if let logger {
+                log = { @Sendable (line: String) in logger.warning("\(line)") }
+            }
+            return try await PostgresStore(configuration: postgres, connectionFailureLog: log)
         }
         return try await openSQLite(configuration.database)
     }

@@ -38,7 +38,7 @@ public final class TokenServer: Sendable {
         metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         flush: @escaping @Sendable () -> Void = {}
     ) async throws -> TokenServer {
-        let backend = try await StoreOpener.open(configuration)
+        let backend = try await StoreOpener.open(configuration, logger: logger)
         do {
             return try TokenServer(
                 configuration: configuration, backend: backend, logger: logger, mossUpstream: mossUpstream, now: now,
