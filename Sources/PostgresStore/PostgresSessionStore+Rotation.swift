@@ -7,23 +7,39 @@ public import Store
 #endif
 
 extension PostgresSessionStore {
-    /// Decides a refresh in one transaction that holds the session row, with the rules of `SessionStore.rotate`.
-    ///
-    /// Two round trips, each one pipeline: (1) `BEGIN`, `SET LOCAL lock_timeout`, `SELECT … FOR UPDATE` of the
-    /// session, then — as a separate statement, so after the lock is held — the time (the database's
-    /// `clock_timestamp()` unless the store uses the caller's clock) and the user's disabled flag; (2) the
-    /// decision's `UPDATE` (and `pg_notify` for a detected reuse) with `COMMIT`. Racing rotations of one token,
-    /// from any instance, queue on the row lock, so exactly one rotates and the others see its result.
-    /// - Throws: `.unavailable(.lockTimeout)` when the row stays locked past `lockTimeout`, other `.unavailable`
-    ///   cases when the database is unreachable or slow.
+    /// Decides a refresh in one transaction that holds the session row, with the rules of `SessionStore.rotate`;
+    /// see `rotateReadingUser`.
+    /// - Throws: as `rotateReadingUser`.
     public func rotate(
         sessionID: String, presentedCounter: Int64, now: Date, grace: Duration, refreshTTL: Duration
     ) async throws(StoreError) -> RotationOutcome {
+        try await rotateReadingUser(
+            sessionID: sessionID, presentedCounter: presentedCounter, now: now, grace: grace, refreshTTL: refreshTTL
+        ).outcome
+    }
+
+    /// Decides a refresh in one transaction that holds the session row, with the rules of `SessionStore.rotate`,
+    /// and answers the session's user as read under the lock.
+    ///
+    /// One round trip, one pipeline: `BEGIN`, `SET LOCAL lock_timeout`, `SELECT … FOR UPDATE` of the session,
+    /// then — as a separate statement, so after the lock is held — the time (the database's `clock_timestamp()`
+    /// unless the store uses the caller's clock), the user, and the `.rotated` case as a conditional `UPDATE`
+    /// (presented counter = live counter, session live, user enabled), then `COMMIT`. Every other outcome is
+    /// decided from the same locked reads: `.invalid` and `.converged` write nothing; `.revoke` writes after the
+    /// commit, in a second round trip (`UPDATE … WHERE revoked_at IS NULL` with `pg_notify`) — safe without the
+    /// lock, because a counter once spent stays spent and a grace window once over stays over. Racing rotations
+    /// of one token, from any instance, queue on the row lock, so exactly one rotates and the others see its
+    /// result.
+    /// - Throws: `.unavailable(.lockTimeout)` when the row stays locked past `lockTimeout`, other `.unavailable`
+    ///   cases when the database is unreachable or slow.
+    public func rotateReadingUser(
+        sessionID: String, presentedCounter: Int64, now: Date, grace: Duration, refreshTTL: Duration
+    ) async throws(StoreError) -> RotationResult {
         let time = context.time(now)
         let lockTimeout = "SET LOCAL lock_timeout = '\(max(1, context.lockTimeout.milliseconds))ms'"
         let graceMilliseconds = grace.milliseconds
-        let ttl = refreshTTL.milliseconds
-        return try await context.transaction { (connection: PostgresConnection) throws(StoreError) -> RotationOutcome in
+        let ttl = refreshTTL.sqlMilliseconds
+        return try await context.transaction { (connection: PostgresConnection) throws(StoreError) -> RotationResult in
             let read = try connection.run(
                 [
                     .begin, PostgresStatement(unprepared: lockTimeout),
@@ -31,50 +47,33 @@ extension PostgresSessionStore {
                         "sessions.rotateLock", "SELECT \(Self.columns) FROM sessions WHERE id = $1 FOR UPDATE",
                         [sessionID]),
                     PostgresStatement(
-                        "sessions.rotateClock",
-                        """
-                        SELECT \(PostgresContext.now(2)),
-                            (SELECT disabled_at IS NOT NULL FROM users
-                             WHERE id = (SELECT user_id FROM sessions WHERE id = $1))
-                        """, [sessionID, time]),
+                        "sessions.rotateDecide", Self.rotateSQL, [sessionID, time, String(presentedCounter), ttl]),
+                    .commit,
                 ], deadline: connection.deadline)
-            guard let row = read[2].first, let clock = read[3].first else {
-                _ = try connection.run([.commit], deadline: connection.deadline)
-                return .invalid
+            guard let row = read[2].first, let decided = read[3].first else {
+                return RotationResult(outcome: .invalid, user: nil)
             }
             var session = try Self.session(row)
-            let milliseconds = try clock.int64(0)
-            let userDisabled = try clock.optionalString(1) == "t"
+            let user = try decided.optionalString(0) == nil ? nil : try PostgresUserStore.user(decided)
+            let milliseconds = try decided.int64(Self.userColumnCount)
             let current = Date(postgresMilliseconds: milliseconds)
-            let decision = Rotation.decide(
-                session: session, presentedCounter: presentedCounter, now: current, milliseconds: milliseconds,
-                userDisabled: userDisabled, graceMilliseconds: graceMilliseconds)
-            switch decision {
-            case .invalid, .converged:
-                _ = try connection.run([.commit], deadline: connection.deadline)
-                return decision == .invalid ? .invalid : .converged(session, counter: session.counter)
-            case .rotate:
-                let refresh = min(
-                    milliseconds.addingReportingOverflow(ttl).partialValue, session.expiresAt.postgresMilliseconds)
-                let written = try connection.run(
-                    [
-                        PostgresStatement(
-                            "sessions.rotate",
-                            """
-                            UPDATE sessions
-                            SET counter = counter + 1, rotated_at = $2::bigint, last_used_at = $2::bigint,
-                                refresh_expires_at = $3::bigint
-                            WHERE id = $1 AND counter = $4::bigint
-                            """,
-                            [sessionID, String(milliseconds), String(refresh), String(session.counter)]),
-                        .commit,
-                    ], deadline: connection.deadline)
-                guard written[0].affected == 1 else { throw .misuse("session changed inside its own transaction") }
+            if let refresh = try decided.optionalInt64(Self.userColumnCount + 1) {
                 session.counter += 1
                 session.rotatedAt = current
                 session.lastUsedAt = current
                 session.refreshExpiresAt = Date(postgresMilliseconds: refresh)
-                return .rotated(session, counter: session.counter)
+                return RotationResult(outcome: .rotated(session, counter: session.counter), user: user)
+            }
+            let decision = Rotation.decide(
+                session: session, presentedCounter: presentedCounter, now: current, milliseconds: milliseconds,
+                userDisabled: user?.isDisabled ?? false, graceMilliseconds: graceMilliseconds)
+            switch decision {
+            case .invalid:
+                return RotationResult(outcome: .invalid, user: nil)
+            case .converged:
+                return RotationResult(outcome: .converged(session, counter: session.counter), user: user)
+            case .rotate:
+                throw .misuse("the rotation's update and its rules disagree")
             case .revoke:
                 _ = try connection.run(
                     [
@@ -85,13 +84,35 @@ extension PostgresSessionStore {
                                 UPDATE sessions SET revoked_at = $2::bigint
                                 WHERE id = $1 AND revoked_at IS NULL RETURNING id)
                             SELECT pg_notify('\(PostgresChangeFeed.channel)', r.id) FROM r
-                            """, [sessionID, String(milliseconds)]),
-                        .commit,
+                            """, [sessionID, String(milliseconds)])
                     ], deadline: connection.deadline)
-                return .reuseDetected(sessionID: sessionID, userID: session.userID)
+                return RotationResult(outcome: .reuseDetected(sessionID: sessionID, userID: session.userID), user: nil)
             }
         }
     }
+
+    /// How many columns `PostgresUserStore.columns` has (the rotation's decision row starts with them).
+    static let userColumnCount = 8
+
+    /// The rotation's decision, run after the row lock is held: the user (`PostgresUserStore.columns`, NULL for
+    /// none), the time in milliseconds, and the new refresh expiry when the `.rotated` case applied (else NULL).
+    /// $1 session id, $2 the caller's time or NULL, $3 the presented counter, $4 the refresh TTL in milliseconds.
+    /// The `UPDATE`'s conditions are `Rotation.decide`'s `.rotate` case (`Session.isLive`: now before both expiries).
+    static let rotateSQL = """
+        WITH t AS (SELECT \(PostgresContext.now(2)) AS now),
+        r AS (
+            UPDATE sessions s
+            SET counter = s.counter + 1, rotated_at = t.now, last_used_at = t.now,
+                refresh_expires_at = least(t.now + $4::bigint, s.expires_at)
+            FROM t
+            WHERE s.id = $1 AND s.counter = $3::bigint AND $3::bigint >= 0 AND s.revoked_at IS NULL
+                AND t.now < s.refresh_expires_at AND t.now < s.expires_at
+                AND EXISTS (SELECT 1 FROM users WHERE users.id = s.user_id AND users.disabled_at IS NULL)
+            RETURNING s.refresh_expires_at)
+        SELECT \(PostgresUserStore.columns.split(separator: ", ").map { "u.\($0)" }.joined(separator: ", ")),
+            t.now, (SELECT refresh_expires_at FROM r)
+        FROM t LEFT JOIN sessions s ON s.id = $1 LEFT JOIN users u ON u.id = s.user_id
+        """
 }
 
 /// The rotation rules of `SessionStore.rotate`, on values read under the row lock.

@@ -24,6 +24,18 @@ public protocol RateLimitCounters: Sendable {
     /// - Parameters: as `add`.
     func count(bucket: String, key: String, window: Duration, now: Date) async throws(StoreError) -> RateCount
 
+    /// Adds each key's amount to its counter in `bucket` for the fixed window of length `window` that contains
+    /// now, and returns each key's counts in the `windows` most recent windows (the current one first). A key
+    /// whose amount is 0 is only read; a call whose amounts are all 0 writes nothing. One round trip for all keys.
+    /// - Parameters:
+    ///   - amounts: the keys and how many events to add to each.
+    ///   - durable: false lets the store acknowledge the additions before they are durable (PostgreSQL:
+    ///     `synchronous_commit = off`): a crash may lose the last ones, which is harmless for a rate limit.
+    ///   - now: the caller's clock; a shared backend may use its own (see `SessionStoring`).
+    func recent(
+        adding amounts: [String: Int], bucket: String, window: Duration, windows: Int, durable: Bool, now: Date
+    ) async throws(StoreError) -> [String: RecentCounts]
+
     /// Forgets the key's counters in `bucket` (a successful login resets its failures).
     func reset(bucket: String, key: String) async throws(StoreError)
 

@@ -31,6 +31,24 @@ extension SessionStore {
         }
     }
 
+    /// `rotate`, with the session's user read in the same `BEGIN IMMEDIATE` transaction (for `.rotated` and
+    /// `.converged`); see `SessionStoring.rotateReadingUser`.
+    public func rotateReadingUser(
+        sessionID: String, presentedCounter: Int64, now: Date = Date(), grace: Duration, refreshTTL: Duration
+    ) async throws(StoreError) -> RotationResult {
+        try await database.write { (connection: Connection) throws(StoreError) in
+            let outcome = try Self.rotate(
+                sessionID: sessionID, presentedCounter: presentedCounter, now: now, grace: grace,
+                refreshTTL: refreshTTL, connection)
+            switch outcome {
+            case .rotated(let session, _), .converged(let session, _):
+                return RotationResult(outcome: outcome, user: try UserStore.find(id: session.userID, connection))
+            case .reuseDetected, .invalid:
+                return RotationResult(outcome: outcome, user: nil)
+            }
+        }
+    }
+
     /// See the blocking `revoke(sessionID:userID:now:)`.
     @discardableResult
     public func revoke(sessionID: String, userID: String? = nil, now: Date = Date()) async throws(StoreError) -> Int {

@@ -26,6 +26,14 @@ public protocol SessionStoring: Sendable {
         sessionID: String, presentedCounter: Int64, now: Date, grace: Duration, refreshTTL: Duration
     ) async throws(StoreError) -> RotationOutcome
 
+    /// `rotate`, also answering the session's user as read in the same transaction (for `.rotated` and
+    /// `.converged`), so the caller needs no second round trip for it. The default implementation calls `rotate`
+    /// and answers no user (the caller then looks it up); both backends implement it.
+    /// - Throws: as `rotate`.
+    func rotateReadingUser(
+        sessionID: String, presentedCounter: Int64, now: Date, grace: Duration, refreshTTL: Duration
+    ) async throws(StoreError) -> RotationResult
+
     /// Revokes one session; with `userID`, only if it belongs to that user. Idempotent.
     /// - Returns: 1 if a live session was revoked now, else 0.
     @discardableResult
@@ -65,6 +73,19 @@ public protocol SessionStoring: Sendable {
     /// - Returns: how many rows were deleted (fewer than `limit` means nothing more is due).
     @discardableResult
     func purgeBatch(endedBefore cutoff: Date, limit: Int) async throws(StoreError) -> Int
+}
+
+extension SessionStoring {
+    /// `rotate` with no user read (a backend that cannot read it in the same transaction).
+    public func rotateReadingUser(
+        sessionID: String, presentedCounter: Int64, now: Date, grace: Duration, refreshTTL: Duration
+    ) async throws(StoreError) -> RotationResult {
+        RotationResult(
+            outcome: try await rotate(
+                sessionID: sessionID, presentedCounter: presentedCounter, now: now, grace: grace,
+                refreshTTL: refreshTTL),
+            user: nil)
+    }
 }
 
 /// A session's status and its user's customer ids, read together.

@@ -39,6 +39,40 @@ import Testing
         await database.remove()
     }
 
+    @Test("recent: one call adds to several keys (durable or not) and reads their last windows back; zero only reads")
+    func recent() async throws {
+        let database = try await PostgresTestDatabase.make()
+        let a = try await database.open()
+        let b = try await database.open()
+        defer {
+            a.close()
+            b.close()
+        }
+        let counters = try #require(a.rateLimits)
+        let other = try #require(b.rateLimits)
+        let window = Duration.seconds(10)
+        // Fixture.epoch is a multiple of 10 s.
+        let first = try await counters.recent(
+            adding: ["ada": 2, "bob": 1], bucket: "req", window: window, windows: 4, durable: false,
+            now: Fixture.at(5))
+        #expect(first["ada"] == RecentCounts(counts: [2, 0, 0, 0], elapsedMilliseconds: 5_000))
+        #expect(first["bob"] == RecentCounts(counts: [1, 0, 0, 0], elapsedMilliseconds: 5_000))
+        _ = try await other.recent(
+            adding: ["ada": 3], bucket: "req", window: window, windows: 4, durable: true, now: Fixture.at(21))
+        let later = try await counters.recent(
+            adding: ["ada": 1, "cy": 0], bucket: "req", window: window, windows: 4, durable: false,
+            now: Fixture.at(32.5))
+        #expect(later["ada"] == RecentCounts(counts: [1, 3, 0, 2], elapsedMilliseconds: 2_500))
+        #expect(later["cy"] == RecentCounts(counts: [0, 0, 0, 0], elapsedMilliseconds: 2_500))
+        // Only 4 windows back: the 2 of [0, 10) have left by 40 s.
+        let read = try await other.recent(
+            adding: ["ada": 0], bucket: "req", window: window, windows: 4, durable: true, now: Fixture.at(40))
+        #expect(read["ada"] == RecentCounts(counts: [0, 1, 3, 0], elapsedMilliseconds: 0))
+        let rows = try await database.query("SELECT key, count(*) FROM rate_limits GROUP BY key ORDER BY key")
+        #expect(rows.map { $0[0] ?? "" } == ["ada", "bob"])  // reading "cy" created no row
+        await database.remove()
+    }
+
     @Test("with the database clock, window boundaries come from the database, not the caller")
     func databaseClock() async throws {
         let database = try await PostgresTestDatabase.make()

@@ -95,6 +95,42 @@ import Testing
         }
     }
 
+    @Test(
+        "rotateReadingUser answers the rotation's outcome with the user read in the same transaction",
+        arguments: Backend.allCases)
+    func rotationReadsUser(backend: Backend) async throws {
+        try await backend.with { store in
+            let grace = try await store.users.create(
+                id: UUID().uuidString.lowercased(), email: "grace@example.com", passwordHash: "$argon2id$x",
+                role: "admin", tenantID: "tenant-7", emailVerifiedAt: Fixture.at(1), now: Fixture.epoch)
+            let session = try await Fixture.session(store, grace)
+            func rotate(_ counter: Int64, at seconds: Double) async throws -> RotationResult {
+                try await store.sessions.rotateReadingUser(
+                    sessionID: session.id, presentedCounter: counter, now: Fixture.at(seconds), grace: Fixture.grace,
+                    refreshTTL: Fixture.ttl)
+            }
+            let first = try await rotate(0, at: 30)
+            let stored = try #require(try await store.sessions.find(sessionID: session.id))
+            #expect(first == RotationResult(outcome: .rotated(stored, counter: 1), user: grace))
+            #expect(try await rotate(0, at: 40) == RotationResult(outcome: .converged(stored, counter: 1), user: grace))
+            #expect(try await rotate(5, at: 40) == RotationResult(outcome: .invalid, user: nil))
+            _ = try await store.users.disable(email: grace.email, now: Fixture.at(41))
+            #expect(try await rotate(1, at: 42) == RotationResult(outcome: .invalid, user: nil))
+            let unknown = try await store.sessions.rotateReadingUser(
+                sessionID: "missing", presentedCounter: 0, now: Fixture.at(42), grace: Fixture.grace,
+                refreshTTL: Fixture.ttl)
+            #expect(unknown == RotationResult(outcome: .invalid, user: nil))
+            let ada = try await Fixture.user(store)
+            let other = try await Fixture.session(store, ada, at: 50)
+            _ = try await Self.rotate(store, other, 0, at: 51)
+            let reuse = try await store.sessions.rotateReadingUser(
+                sessionID: other.id, presentedCounter: 0, now: Fixture.at(62), grace: Fixture.grace,
+                refreshTTL: Fixture.ttl)
+            #expect(reuse == RotationResult(outcome: .reuseDetected(sessionID: other.id, userID: ada.id), user: nil))
+            #expect(try await store.sessions.find(sessionID: other.id)?.revokedAt == Fixture.at(62))
+        }
+    }
+
     @Test("revoke, revokeOthers and revokeAll count what they revoked and are idempotent", arguments: Backend.allCases)
     func revocations(backend: Backend) async throws {
         try await backend.with { store in

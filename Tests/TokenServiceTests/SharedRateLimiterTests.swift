@@ -24,7 +24,7 @@ import TokenServiceTesting
             now: { clock.now })
     }
 
-    @Test("five recorded failures allow five checks, the sixth is limited until the window has slid past them")
+    @Test("five recorded failures allow five checks, the sixth is limited until their sub-window leaves the window")
     func loginFailures() async throws {
         let clock = Clock(offset: 100)
         let counters = FakeRateLimitCounters()
@@ -33,14 +33,37 @@ import TokenServiceTesting
             #expect(try await limiter.check("ada@example.com") == .allowed)
             try await limiter.record("ada@example.com")
         }
-        // 5 failures in the window that started 100 s ago: 800 s left, then the estimate (5 × (1 − τ/900)) must
-        // fall to 4: τ = 180 s.
-        #expect(try await limiter.check("ada@example.com") == .limited(retryAfter: 980))
+        // 5 failures in the sub-window [0, 112.5 s) of a 900 s window: counted until it leaves the window at 900 s,
+        // 800 s from now (never more than the window, as the in-memory limiter promises).
+        #expect(try await limiter.check("ada@example.com") == .limited(retryAfter: 800))
         #expect(try await limiter.check("bob@example.com") == .allowed)
-        clock.advance(979)
+        clock.advance(799)
         #expect(try await limiter.check("ada@example.com") == .limited(retryAfter: 1))
         clock.advance(1)
         #expect(try await limiter.check("ada@example.com") == .allowed)
+    }
+
+    @Test(
+        "Retry-After never exceeds the window, wherever in their sub-windows the events fell",
+        arguments: [0.0, 1, 56, 112, 112.5, 500, 899])
+    func retryAfterWithinWindow(offset: Double) async throws {
+        let clock = Clock(offset: offset)
+        let counters = FakeRateLimitCounters()
+        let limiter = Self.limiter(counters, limit: 5, window: 900, clock: clock)
+        for step in 0..<5 {
+            try await limiter.record("ada@example.com")
+            clock.advance(Double(step) * 7)
+        }
+        var waited = 0.0
+        while case .limited(let seconds) = try await limiter.check("ada@example.com") {
+            #expect(seconds >= 1 && seconds <= 900)
+            clock.advance(Double(seconds))
+            waited += Double(seconds)
+            #expect(waited <= 900)
+            if waited > 900 { break }
+        }
+        // Once the check allows, one more event fits.
+        #expect(try await limiter.acquire("ada@example.com") == .allowed)
     }
 
     @Test("a reset forgets the account's failures in the shared store")
@@ -66,24 +89,26 @@ import TokenServiceTesting
         #expect(try await limiter.acquire("198.51.100.7") == .allowed)
     }
 
-    @Test("the previous window's events count by their overlap with the sliding window")
-    func slidingEstimate() async throws {
+    @Test("events count while their sub-window is inside the window, then leave it all at once")
+    func subWindows() async throws {
         let clock = Clock(offset: 50)
         let counters = FakeRateLimitCounters()
         let limiter = Self.limiter(counters, limit: 4, window: 60, clock: clock)
         for _ in 0..<4 { #expect(try await limiter.acquire("k") == .allowed) }
-        clock.advance(25)  // 15 s into the next window: the 4 earlier ones weigh 4 × 0.75 = 3
-        // 3 + 1 fits; then 3 + 1 + 1 does not (and counts): wait until 4·(1 − e) + 2 ≤ 3, e = 0.75 → 30 s more.
-        #expect(try await limiter.acquire("k") == .allowed)
+        clock.advance(25)  // at 75 s the 4 events of the sub-window [45, 52.5) still count; it leaves at 105 s
+        #expect(try await limiter.acquire("k") == .limited(retryAfter: 30))
+        clock.advance(29)  // at 104 s: 1 s left
+        #expect(try await limiter.check("k") == .limited(retryAfter: 1))
+        clock.advance(1)  // at 105 s only the refused attempt of 75 s counts (until 135 s)
+        for _ in 0..<3 { #expect(try await limiter.acquire("k") == .allowed) }
         #expect(try await limiter.acquire("k") == .limited(retryAfter: 30))
     }
 
-    @Test("decisions follow the estimate exactly at the boundary", arguments: [(4, 4, true), (4, 5, false)])
+    @Test("decisions are exact at the boundary", arguments: [(4, 4, true), (4, 5, false)])
     func boundary(limit: Int, events: Int, fits: Bool) {
-        let limiter = SharedRateLimiter(
-            counters: FakeRateLimitCounters(), bucket: "b", limit: limit, window: .seconds(60), now: { Date() })
-        let count = RateCount(current: events, previous: 0, elapsed: 0.5, secondsLeft: 30)
-        #expect((limiter.decision(count, including: true) == .allowed) == fits)
+        let windows = SubWindows(window: .seconds(60))
+        let counts = RecentCounts(counts: [events, 0, 0, 0, 0, 0, 0, 0], elapsedMilliseconds: 3_000)
+        #expect((windows.decision(counts, limit: limit, including: true) == .allowed) == fits)
     }
 
     @Test("the sixth failed login is 429 through the service when the counters are shared")

@@ -29,21 +29,24 @@ extension AuthService {
             presented = try RefreshRequest(body: request).refreshToken
         }
         guard let claims = refreshTokens.decode(presented) else { throw ServiceError.invalidGrant }
-        let outcome: RotationOutcome
+        let rotation: RotationResult
         do {
-            outcome = try await sessions.rotate(
+            // The user comes with the rotation (read under the same lock): no second round trip for it.
+            rotation = try await sessions.rotateReadingUser(
                 sessionID: claims.sessionID, presentedCounter: claims.counter, now: now(), grace: limits.reuseGrace,
                 refreshTTL: limits.refreshTTL)
         } catch {
             throw Self.mapStore(error)
         }
-        switch outcome {
+        switch rotation.outcome {
         case .rotated(let session, let counter), .converged(let session, let counter):
-            let user: Store.User?
-            do {
-                user = try await users.find(byID: session.userID)
-            } catch {
-                throw Self.mapStore(error)
+            var user = rotation.user
+            if user == nil {
+                do {
+                    user = try await users.find(byID: session.userID)
+                } catch {
+                    throw Self.mapStore(error)
+                }
             }
             guard let user, !user.isDisabled else { throw ServiceError.invalidGrant }
             context.accessLogMetadata["user.id"] = .string(user.id)

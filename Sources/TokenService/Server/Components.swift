@@ -60,7 +60,7 @@ struct Components: Sendable {
                 windowSeconds: rate.loginWindowSeconds, now: now),
             addressRequests: Self.limiter(
                 backend, bucket: SharedRateLimiter.addressRequests, limit: rate.requestsPerAddressPerMinute,
-                windowSeconds: 60, now: now))
+                windowSeconds: 60, buffered: true, now: now))
         auth = AuthService(
             users: users, sessions: sessions, hasher: hasher, hashingPool: hashingPool,
             policy: PasswordPolicy(minLength: password.minLength), accessTokens: accessTokens,
@@ -75,13 +75,19 @@ struct Components: Sendable {
     }
 
     /// A limiter shared through the store's counters when it has them (PostgreSQL: every instance counts), else
-    /// one in process memory (SQLite: one instance).
+    /// one in process memory (SQLite: one instance). `buffered` (default false): on shared counters, count
+    /// locally and flush every 100 ms (`BufferedRateLimiter`: for the per-address limit every token-issuing
+    /// request passes) instead of one durable write per event.
     static func limiter(
-        _ backend: any StoreBackend, bucket: String, limit: Int, windowSeconds: Int,
+        _ backend: any StoreBackend, bucket: String, limit: Int, windowSeconds: Int, buffered: Bool = false,
         now: @escaping @Sendable () -> Date
     ) -> any RateLimiting {
         guard let counters = backend.rateLimits else {
             return RateLimiter(limit: limit, window: Double(windowSeconds))
+        }
+        if buffered {
+            return BufferedRateLimiter(
+                counters: counters, bucket: bucket, limit: limit, window: .seconds(windowSeconds), now: now)
         }
         return SharedRateLimiter(
             counters: counters, bucket: bucket, limit: limit, window: .seconds(windowSeconds), now: now)

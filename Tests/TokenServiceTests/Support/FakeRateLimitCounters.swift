@@ -50,6 +50,34 @@ final class FakeRateLimitCounters: RateLimitCounters {
         }
     }
 
+    /// Windows of whole milliseconds (a sub-window of 900 s is 112.5 s), aligned to multiples of their length.
+    func recent(
+        adding amounts: [String: Int], bucket: String, window: Duration, windows: Int, durable: Bool, now: Date
+    ) async throws(StoreError) -> [String: RecentCounts] {
+        if let error = failure.withLock({ $0 }) { throw error }
+        let (seconds, attoseconds) = window.components
+        let length = max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        let time = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let start = time - time % length
+        var answers: [String: RecentCounts] = [:]
+        for key in amounts.keys.sorted() {
+            let amount = amounts[key] ?? 0
+            calls.withLock { $0.append(amount > 0 ? "add \(amount) \(bucket)" : "count \(bucket)") }
+            answers[key] = counts.withLock { table in
+                func slot(_ age: Int64) -> Key {
+                    Key(
+                        bucket: bucket, key: key, windowStart: Double(start - age * length) / 1000,
+                        length: Double(length) / 1000)
+                }
+                if amount > 0 { table[slot(0), default: 0] += amount }
+                return RecentCounts(
+                    counts: (0..<Int64(max(1, windows))).map { table[slot($0)] ?? 0 }, elapsedMilliseconds: time - start
+                )
+            }
+        }
+        return answers
+    }
+
     func reset(bucket: String, key: String) async throws(StoreError) {
         if let error = failure.withLock({ $0 }) { throw error }
         calls.withLock { $0.append("reset \(bucket)") }
