@@ -152,7 +152,12 @@ struct AccessAndLogoutTests {
             let accounts = try await AccountAdministration.open(configuration: server.configuration)
             defer { accounts.close() }
             #expect(try await accounts.disable(email: login.email) == 1)
-            #expect(try await server.request("GET", "/auth/me", headers: login.bearer).status == 401)
+            let me = try await TestBackend.afterOtherStoreChange {
+                try await server.request("GET", "/auth/me", headers: login.bearer).status
+            } until: {
+                $0 == 401
+            }
+            #expect(me == 401)
             let refresh = try await server.request(
                 "POST", "/auth/refresh", json: #"{"refreshToken":"\#(login.refreshToken)"}"#)
             #expect(refresh.status == 401)

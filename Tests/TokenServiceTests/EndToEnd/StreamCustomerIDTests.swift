@@ -60,9 +60,22 @@ struct StreamCustomerIDTests {
             let accounts = try await AccountAdministration.open(configuration: server.configuration)
             defer { accounts.close() }
             try await accounts.verifyEmail(email: "Bob@Example.com")
-            #expect(try await streamIDs(server, login) == ["registered": "bob@example.com"])
+            let verified = ["registered": "bob@example.com"]
+            #expect(
+                try await TestBackend.afterOtherStoreChange {
+                    try await streamIDs(server, login)
+                } until: {
+                    $0 == verified
+                } == verified)
             try await accounts.setCustomerID(email: "bob@example.com", key: "registered", value: "CRM-9")
-            #expect(try await streamIDs(server, login) == ["registered": "CRM-9"])
+            let set = ["registered": "CRM-9"]
+            #expect(
+                try await TestBackend.afterOtherStoreChange {
+                    try await streamIDs(server, login)
+                } until: {
+                    $0 == set
+                }
+                    == set)
             await #expect(throws: AccountAdministration.Failure.notFound) {
                 try await accounts.verifyEmail(email: "x@example.com")
             }

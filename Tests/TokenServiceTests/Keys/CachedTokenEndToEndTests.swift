@@ -42,15 +42,11 @@ struct CachedTokenEndToEndTests {
             let accounts = try await AccountAdministration.open(configuration: server.configuration)
             defer { accounts.close() }
             #expect(try await accounts.disable(email: login.email) == 1)
-            // `accounts` is another store on the same database, as the `tokenvend users` CLI or another instance
-            // would be: on SQLite the shared commit counter shows its write to the next request; on PostgreSQL
-            // its NOTIFY arrives within milliseconds (docs/OPERATIONS.md), so allow 200 ms there.
-            let patience: Duration = TestBackend.current == .postgres ? .milliseconds(200) : .zero
-            let deadline = ContinuousClock.now + patience
-            var status = try await server.request("GET", "/auth/me", headers: login.bearer).status
-            while status == 200, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-                status = try await server.request("GET", "/auth/me", headers: login.bearer).status
+            // `accounts` is another store on the same database, as the CLI or another instance would be.
+            let status = try await TestBackend.afterOtherStoreChange {
+                try await server.request("GET", "/auth/me", headers: login.bearer).status
+            } until: {
+                $0 == 401
             }
             #expect(status == 401)
         }
