@@ -5,7 +5,10 @@ import Synchronization
 /// At most `size` connections to one database, opened on first need, lent to one caller at a time.
 ///
 /// libpq blocks (within each query's deadline), so the work runs on Dispatch threads, never on the cooperative
-/// pool: `withConnection` hops there once and resumes once. A connection that broke (a restart, a deadline, a
+/// pool: `withConnection` hops there once and resumes once. Each slot has a serial queue of its own, so every
+/// lent connection has a thread to block on: Dispatch's concurrent global queues on Linux run about one
+/// thread per core and add more only slowly when they block, which held the transactions in flight (and with
+/// them PostgreSQL's group commits) to a few, whatever the pool size. A connection that broke (a restart, a deadline, a
 /// network error) is discarded when it comes back, and an idle one that died meanwhile is discarded before use;
 /// the next caller opens a fresh one, so the pool recovers by itself after PostgreSQL restarts. An open
 /// transaction left behind by a failed caller is rolled back before the connection is lent again.
@@ -13,22 +16,32 @@ import Synchronization
 /// Thread-safety: every method may be called from any thread; the state is behind one `Mutex`.
 final class PostgresPool: Sendable {
     /// What a caller is lent: an open connection, or the right to open one (a free slot).
+    /// Each carries its slot, whose queue runs the caller's work.
     enum Lease: Sendable {
-        case connection(PostgresConnection)
-        case slot
+        case connection(PostgresConnection, slot: Int)
+        case slot(Int)
+
+        var slot: Int {
+            switch self {
+            case .connection(_, let slot), .slot(let slot): slot
+            }
+        }
     }
 
     private struct Waiter {
-        let id: UInt64
+        let deadline: DispatchTime
         let continuation: CheckedContinuation<Result<Lease, StoreError>, Never>
     }
 
     private struct State {
-        var idle: [PostgresConnection] = []
+        var idle: [(connection: PostgresConnection, slot: Int)] = []
+        /// Slots without a connection, free to open one.
+        var free: [Int]
         /// Connections open or being opened (idle + lent + slots handed out).
         var open = 0
         var waiters: [Waiter] = []
-        var nextWaiterID: UInt64 = 0
+        /// Whether a sweep for expired waiters is scheduled.
+        var sweepScheduled = false
         var closed = false
     }
 
@@ -36,8 +49,9 @@ final class PostgresPool: Sendable {
     let settings: PostgresConnection.Settings
     let size: Int
     let acquireTimeout: Duration
-    private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "tokenvend.postgres.pool", attributes: .concurrent)
+    private let state: Mutex<State>
+    /// One serial queue per slot (serial queues get a thread of their own when they have work).
+    private let queues: [DispatchQueue]
     /// Where pings run, one at a time, on `pingConnection` (kept between pings; not part of `size`).
     private let pingQueue = DispatchQueue(label: "tokenvend.postgres.ping")
     private let pingConnection = Mutex<PostgresConnection?>(nil)
@@ -50,6 +64,8 @@ final class PostgresPool: Sendable {
         self.settings = settings
         self.size = max(1, size)
         self.acquireTimeout = acquireTimeout
+        self.state = Mutex(State(free: Array((0..<self.size).reversed())))
+        self.queues = (0..<self.size).map { DispatchQueue(label: "tokenvend.postgres.pool.\($0)") }
     }
 
     /// Lends a connection to `body` on a Dispatch thread and takes it back.
@@ -62,7 +78,7 @@ final class PostgresPool: Sendable {
         let lease = try await acquire()
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<T, StoreError>, Never>) in
-            queue.async {
+            queues[lease.slot].async {
                 continuation.resume(returning: self.run(lease, body))
             }
         }
@@ -114,8 +130,9 @@ final class PostgresPool: Sendable {
     func close() {
         let (idle, waiters) = state.withLock { (state: inout State) -> ([PostgresConnection], [Waiter]) in
             state.closed = true
-            let taken = (state.idle, state.waiters)
+            let taken = (state.idle.map(\.connection), state.waiters)
             state.open -= state.idle.count
+            state.free += state.idle.map(\.slot)
             state.idle.removeAll()
             state.waiters.removeAll()
             return taken
@@ -131,35 +148,51 @@ final class PostgresPool: Sendable {
     private func acquire() async throws(StoreError) -> Lease {
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<Lease, StoreError>, Never>) in
-            let waiting: UInt64? = state.withLock { (state: inout State) -> UInt64? in
+            let sweepAt: DispatchTime? = state.withLock { (state: inout State) -> DispatchTime? in
                 if state.closed {
                     continuation.resume(returning: .failure(.unavailable(.closed)))
-                } else if let connection = state.idle.popLast() {
-                    continuation.resume(returning: .success(.connection(connection)))
-                } else if state.open < size {
+                } else if let (connection, slot) = state.idle.popLast() {
+                    continuation.resume(returning: .success(.connection(connection, slot: slot)))
+                } else if let slot = state.free.popLast() {
                     state.open += 1
-                    continuation.resume(returning: .success(.slot))
+                    continuation.resume(returning: .success(.slot(slot)))
                 } else {
-                    state.nextWaiterID += 1
-                    state.waiters.append(Waiter(id: state.nextWaiterID, continuation: continuation))
-                    return state.nextWaiterID
+                    let deadline = DispatchTime.now() + .nanoseconds(max(0, acquireTimeout.nanoseconds))
+                    state.waiters.append(Waiter(deadline: deadline, continuation: continuation))
+                    if !state.sweepScheduled {
+                        state.sweepScheduled = true
+                        return deadline
+                    }
                 }
                 return nil
             }
-            if let waiting {
-                let nanoseconds = max(0, acquireTimeout.nanoseconds)
-                queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { self.timeOut(waiting) }
-            }
+            if let sweepAt { scheduleSweep(at: sweepAt) }
         }
         return try result.get()
     }
 
-    private func timeOut(_ id: UInt64) {
-        let waiter = state.withLock { (state: inout State) -> Waiter? in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.waiters.remove(at: index)
+    /// One timer for all waiters (not one per wait: under load most callers wait a little, and a Dispatch timer
+    /// per acquire cost more than the wait): at `time`, fails the waiters whose deadline passed, then rearms for
+    /// the oldest remaining one.
+    private func scheduleSweep(at time: DispatchTime) {
+        DispatchQueue.global().asyncAfter(deadline: time) { self.sweep() }
+    }
+
+    private func sweep() {
+        let now = DispatchTime.now()
+        let (expired, next) = state.withLock { (state: inout State) -> ([Waiter], DispatchTime?) in
+            // Waiters are appended in deadline order (one timeout for all), so the expired ones lead.
+            let count = state.waiters.prefix { $0.deadline <= now }.count
+            let expired = Array(state.waiters.prefix(count))
+            state.waiters.removeFirst(count)
+            guard let oldest = state.waiters.first else {
+                state.sweepScheduled = false
+                return (expired, nil)
+            }
+            return (expired, oldest.deadline)
         }
-        waiter?.continuation.resume(returning: .failure(.unavailable(.timedOut)))
+        for waiter in expired { waiter.continuation.resume(returning: .failure(.unavailable(.timedOut))) }
+        if let next { scheduleSweep(at: next) }
     }
 
     /// Runs `body` on this (Dispatch) thread with the leased connection, opening one for a slot, then returns
@@ -168,40 +201,42 @@ final class PostgresPool: Sendable {
         var connection: PostgresConnection
         do throws(StoreError) {
             switch lease {
-            case .connection(let leased) where leased.checkIdle():
+            case .connection(let leased, _) where leased.checkIdle():
                 connection = leased
             case .connection, .slot:
                 connection = try PostgresConnection(url: url, settings: settings)
             }
         } catch {
-            release(nil)
+            release(nil, slot: lease.slot)
             return .failure(error)
         }
         let result = Result { () throws(StoreError) -> T in try body(connection) }
         if connection.inTransaction && !connection.isBroken {
             _ = try? connection.run([.rollback], deadline: connection.deadline)
         }
-        release(connection.isIdle ? connection : nil)
+        release(connection.isIdle ? connection : nil, slot: lease.slot)
         return result
     }
 
     /// Takes back a connection (nil: it was discarded, its slot is free): hands it, or the slot, to the
     /// longest-waiting caller, else keeps it idle.
-    private func release(_ connection: PostgresConnection?) {
+    private func release(_ connection: PostgresConnection?, slot: Int) {
         let waiter = state.withLock { (state: inout State) -> Waiter? in
             if state.closed {
                 state.open -= 1
+                state.free.append(slot)
                 return nil
             }
             if !state.waiters.isEmpty { return state.waiters.removeFirst() }
             if let connection {
-                state.idle.append(connection)
+                state.idle.append((connection, slot))
             } else {
                 state.open -= 1
+                state.free.append(slot)
             }
             return nil
         }
-        waiter?.continuation.resume(returning: .success(connection.map { .connection($0) } ?? .slot))
+        waiter?.continuation.resume(returning: .success(connection.map { .connection($0, slot: slot) } ?? .slot(slot)))
     }
 }
 
