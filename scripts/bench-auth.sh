@@ -2,8 +2,8 @@
 # End-to-end load checks of tokenvend's auth endpoints over keep-alive, server pinned to CPU 0, wrk on CPU 1.
 #
 # usage: scripts/bench-auth.sh refresh|me|stream|moss|storm TOKENVEND_BINARY [CONNS=32] [SECS=10]
-#   refresh: POST /auth/refresh; every connection rotates its own token chain (one wrk thread per connection,
-#            each starting from its own session; the Lua response() hook takes the new refreshToken).
+#   refresh: POST /auth/refresh; CONNS token chains (one session each) rotated by one wrk thread: a request takes
+#            a token from the pool, the Lua response() hook puts the new refreshToken back.
 #   me:      GET /auth/me with one bearer access token.
 #   stream:  POST /stream-token (no body: all the caller's customer ids) with one bearer access token.
 #   moss:    GET /moss-token served from the cache (a local fake Moss upstream answers the first fetch).

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tokenvend on PostgreSQL against PostgreSQL's own yardstick, side by side on one throw-away cluster:
 #   1. `pgbench -N -c CONNS -j 1 -T SECS` (after `pgbench -i -s 4`) against `scripts/bench-auth.sh refresh` with
-#      the same number of clients (wrk connections, each rotating its own token chain) on a fresh database of the
-#      same cluster, alternated in ROUNDS rounds; prints each round and the median ratio (target ≥ 0.8×);
+#      the same number of clients (wrk connections; CONNS token chains rotated by one wrk thread) on a fresh
+#      database of the same cluster, alternated in ROUNDS rounds; prints each round and the median ratio (target ≥ 0.8×);
 #   2. `scripts/bench-auth.sh stream` (POST /stream-token, one bearer token) on SQLite and on PostgreSQL,
 #      alternated the same way; prints the median ratio PostgreSQL / SQLite (target ≥ 0.8×).
 # pgbench and wrk run on CPU 1, tokenvend on CPU 0 (bench-auth.sh pins them); the PostgreSQL server is not
