@@ -36,7 +36,7 @@ import Testing
         .invalidRequest("x"), .weakPassword, .invalidCredentials, .invalidToken(presented: false),
         .invalidToken(presented: true), .invalidGrant, .insufficientScope, .csrfFailed, .registrationClosed,
         .notFound, .emailTaken, .unsupportedMediaType, .tooManyRequests(retryAfter: 1), .upstream("x"),
-        .unavailable("x", retryAfter: 1),
+        .unavailable("x", retryAfter: 1), .invalidIDToken, .identityConflict,
     ]
     static func arm(_ error: ServiceError) -> Int {
         switch error {
@@ -54,6 +54,8 @@ import Testing
         case .tooManyRequests: 11
         case .upstream: 12
         case .unavailable: 13
+        case .invalidIDToken: 14
+        case .identityConflict: 15
         }
     }
 
@@ -132,7 +134,7 @@ import Testing
     @Test("the example lists name every case of HTTPServerError, ServiceError and MossError")
     func enumerationsAreComplete() {
         #expect(Set(Self.httpServerErrors.map(Self.arm)) == Set(0...9))
-        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...13))
+        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...15))
         #expect(Set(Self.mossErrors.map(Self.arm)) == Set(0...5))
     }
 
@@ -217,6 +219,23 @@ import Testing
         let bearerText = String(decoding: bearer.jsonBytes(), as: UTF8.self)
         #expect(bearerText.hasPrefix(#"{"accessToken":"at.x.y","refreshToken":"rt","tokenType":"Bearer","#))
         #expect(bearerText.hasSuffix(#""tenantId":null}}"#))
+    }
+
+    @Test("an ID-token sign-in's TokenResponse ends with created, decodes to the same value, and login's has none")
+    func tokenResponseCreated() throws {
+        for created in [true, false] {
+            let response = TokenResponse(expiresIn: 900, user: Self.users[0], created: created)
+            let bytes = response.jsonBytes()
+            #expect(try JSONDecoder().decode(TokenResponse.self, from: Data(bytes)) == response)
+            let members: [JSONObject.Member] = [
+                .init(name: "expiresIn", value: .integer(900)),
+                .init(name: "user", value: .object(Self.reference(Self.users[0]))),
+                .init(name: "created", value: .bool(created)),
+            ]
+            #expect(bytes == JSONObject(members).serialized())
+        }
+        let login = TokenResponse(expiresIn: 900, user: Self.users[0])
+        #expect(!String(decoding: login.jsonBytes(), as: UTF8.self).contains("created"))
     }
 
     @Test("VendedToken.jsonBytes decodes to the same value and has the bytes the server always sent")

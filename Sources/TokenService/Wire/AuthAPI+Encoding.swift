@@ -6,7 +6,7 @@ import StrictJSON
 // always present, `null` when absent), without its cost (it was 5 % of a refresh's CPU).
 
 extension TokenResponse {
-    /// The body of a 200 answer to login and refresh.
+    /// The body of a 200 answer to login, refresh and ID-token sign-in (`created` last, when set).
     public func jsonBytes() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(
@@ -32,6 +32,7 @@ extension TokenResponse {
         JSONNumber.append(expiresIn, to: &output)
         output.append(contentsOf: #","user":"#.utf8)
         user.appendJSON(to: &output)
+        if let created { output.append(contentsOf: (created ? #","created":true"# : #","created":false"#).utf8) }
         output.append(UInt8(ascii: "}"))
         return output
     }
