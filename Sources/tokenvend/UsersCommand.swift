@@ -59,7 +59,7 @@ extension UsersCommand {
             let account = try await UsersCommand.withAccounts(options) {
                 try await $0.add(email: email, password: password, role: role, tenantID: tenant)
             }
-            print("created \(account.email) (id \(account.id))")
+            print("created \(account.email ?? "-") (id \(account.id))")
         }
     }
 
@@ -124,7 +124,7 @@ extension UsersCommand {
 /// The JSON line `users list` prints per account.
 private struct ListedAccount: Encodable {
     let id: String
-    let email: String
+    let email: String?
     let role: String
     let tenantId: String?
     let disabled: Bool

@@ -39,7 +39,9 @@ public final class FakeAuthServer: HTTPTransport {
         public var signInCreates: Bool? = true
     }
 
-    public static let user = User(id: "u-1", email: "ada@example.com", role: "user", tenantId: nil)
+    public static let user = User(id: "u-1", email: email, role: "user", tenantId: nil)
+    /// The fake user's email.
+    public static let email = "ada@example.com"
     public static let password = "correct horse"
     /// The one ID token `POST /auth/idtoken` accepts.
     public static let idToken = "eyJ.fake-id-token.sig"
@@ -162,8 +164,8 @@ public final class FakeAuthServer: HTTPTransport {
     private func stream(_ request: Recorded) -> (Int, Data) {
         guard authorized(request) else { return Self.error(401, .invalidToken) }
         let asked = request.body.flatMap { try? JSONDecoder().decode(StreamTokenRequest.self, from: $0) }
-        let ids = asked?.customerIds ?? ["registered": Self.user.email]
-        guard ids.allSatisfy({ $0.key == "registered" && $0.value == Self.user.email }) else {
+        let ids = asked?.customerIds ?? ["registered": Self.email]
+        guard ids.allSatisfy({ $0.key == "registered" && $0.value == Self.email }) else {
             return Self.error(403, .insufficientScope)
         }
         let now = Int(clock.now.timeIntervalSince1970)

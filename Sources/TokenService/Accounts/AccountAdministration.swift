@@ -16,7 +16,8 @@ public struct AccountAdministration: Sendable {
     /// One account as `users list` prints it.
     public struct Account: Sendable, Equatable {
         public let id: String
-        public let email: String
+        /// Nil for an account made from an identity without an email.
+        public let email: String?
         public let role: String
         public let tenantID: String?
         public let disabled: Bool

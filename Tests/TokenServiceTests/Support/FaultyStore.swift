@@ -52,7 +52,7 @@ struct FaultyUsers: UserStoring {
     private func check() throws(StoreError) { if let error = faults.current.everything { throw error } }
 
     func create(
-        id: String, email: String, passwordHash: String, role: String, tenantID: String?, emailVerifiedAt: Date?,
+        id: String, email: String?, passwordHash: String?, role: String, tenantID: String?, emailVerifiedAt: Date?,
         now: Date
     ) async throws(StoreError) -> User {
         try check()
