@@ -67,8 +67,10 @@ public struct IDTokenVerifier: Sendable {
     /// - Returns: the `kid`.
     func preflight(_ token: String) throws(IDTokenFailure) -> String {
         let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard segments.count == 3, segments.allSatisfy({ !$0.isEmpty }),
-            let headerText = String(segments[0]), let headerBytes = Base64URL.decode(headerText),
+        // The payload and signature are checked by the JWT library; an empty signature (`alg: none`) must still
+        // reach the `alg` check below and be reported as such.
+        guard segments.count == 3, !segments[0].isEmpty, let headerText = String(segments[0]),
+            let headerBytes = Base64URL.decode(headerText),
             let header = try? JSONValue.parse(headerBytes).objectValue
         else { throw .rejected(.malformed) }
         guard case .string(let name)? = header["alg"], let algorithm = JWTAlgorithm(name: name),
