@@ -32,6 +32,8 @@ struct FaultyStore: StoreBackend {
 
     var users: any UserStoring { FaultyUsers(inner: inner.userStore, faults: faults) }
     var sessions: any SessionStoring { FaultySessions(inner: inner.sessionStore, faults: faults) }
+    /// Without faults: the identity store of `inner`.
+    var identities: any IdentityStoring { inner.identityStore }
     var rateLimits: (any RateLimitCounters)? { counters }
     var isShared: Bool { counters != nil }
     var displayName: String { "faulty:" + inner.displayName }
