@@ -84,7 +84,7 @@ let package = Package(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl", "Cryptography", "StrictJSON",
-                "PrivateFiles",
+                "PrivateFiles", "IdentityProviders",
                 "PostgresStore", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -147,6 +147,7 @@ let package = Package(
             dependencies: [
                 "TokenService", "JWT", "HTTPServer", "Store", "StructuredLogging", "TokenServiceTesting",
                 "HTTPServerTesting", "Cryptography", "StrictJSON", "PostgresTesting",
+                "IdentityProviders", "IdentityProvidersTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
