@@ -189,6 +189,7 @@ let package = Package(
             dependencies: [
                 "TokenService", "TokenClient", "HTTPServer", "HTTPServerTesting", "StructuredLogging",
                 "PostgresStore", "Store", "PostgresTesting",  // TOKENVEND_TEST_BACKEND=postgres: a schema per server
+                "IdentityProvidersTesting", "Cryptography", "JWT", "StrictJSON",  // FakeIdentityProvider's ID tokens
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

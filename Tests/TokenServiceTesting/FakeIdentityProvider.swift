@@ -4,16 +4,13 @@ import HTTPServerTesting
 import IdentityProvidersTesting
 import JWT
 import StrictJSON
-import Synchronization
-import Testing
-import TokenServiceTesting
 
 /// An identity provider shaped like Apple for end-to-end tests: its JWK Set served on loopback by tokenvend's own
 /// HTTP server (``FakeUpstream``), its issuer still `https://appleid.apple.com`, and ID tokens signed at test time
 /// with an RSA 2048 key (RS256) or a P-256 key (ES256), both made once per test process.
-final class FakeIdentityProvider: Sendable {
-    static let issuer = "https://appleid.apple.com"
-    static let audience = "com.example.app"
+public final class FakeIdentityProvider: Sendable {
+    public static let issuer = "https://appleid.apple.com"
+    public static let audience = "com.example.app"
     static let rsa: TestRSAKey = {
         do { return try TestRSAKey(kid: "apple-rsa-1") } catch { preconditionFailure("RSA key: \(error)") }
     }()
@@ -26,19 +23,19 @@ final class FakeIdentityProvider: Sendable {
     let server: FakeUpstream
 
     /// Starts the key server; every answer is the JWK Set with `Cache-Control: max-age=3600`.
-    init() throws {
+    public init() throws {
         let body = String(decoding: try Self.jwks(), as: UTF8.self)
         server = try FakeUpstream(
             always: .init(status: 200, body: body, headers: ["Cache-Control": "public, max-age=3600"]))
     }
 
     /// How many times tokenvend fetched the keys.
-    var fetches: Int { server.callCount }
+    public var fetches: Int { server.callCount }
 
-    func shutdown() async { await server.shutdown() }
+    public func shutdown() async { await server.shutdown() }
 
     /// `TOKENVEND_IDENTITY_PROVIDERS` for an `apple` preset whose key URL is this server (or `jwksURL`).
-    func environment(jwksURL: String? = nil, extra: [String: String] = [:]) -> [String: String] {
+    public func environment(jwksURL: String? = nil, extra: [String: String] = [:]) -> [String: String] {
         let url = jwksURL ?? server.url.absoluteString
         let providers =
             #"{"apple":{"preset":"apple","audiences":["\#(Self.audience)"],"jwksURL":"\#(url)","#
@@ -56,13 +53,13 @@ final class FakeIdentityProvider: Sendable {
     }
 
     /// The lowercase hex SHA-256 of `raw`, as Apple puts the app's nonce in the token.
-    static func hashedNonce(_ raw: String) throws -> String {
+    public static func hashedNonce(_ raw: String) throws -> String {
         try SHA256.hash(Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// An Apple-shaped ID token for `subject`: issued now, expiring in 10 minutes, the SHA-256 of `nonce`, and
     /// `email` with `email_verified` the string "true" (as Apple sends it) when given.
-    static func token(
+    public static func token(
         subject: String, email: String? = nil, nonce: String = "raw-nonce", audience: String = audience,
         es256: Bool = false
     ) throws -> String {
@@ -79,14 +76,14 @@ final class FakeIdentityProvider: Sendable {
     }
 
     /// The JSON body of `POST /auth/idtoken`.
-    static func body(_ token: String, nonce: String? = "raw-nonce", provider: String = "apple") -> String {
+    public static func body(_ token: String, nonce: String? = "raw-nonce", provider: String = "apple") -> String {
         let nonceMember = nonce.map { #","nonce":"\#($0)""# } ?? ""
         return #"{"provider":"\#(provider)","idToken":"\#(token)"\#(nonceMember)}"#
     }
 }
 
 /// Runs `body` with a fake provider and a server configured for it (`environment` added), stopping both.
-func withIdentityProvider<T>(
+public func withIdentityProvider<T>(
     environment: [String: String] = [:], jwksURL: String? = nil,
     _ body: (TestServer, FakeIdentityProvider) async throws -> T
 ) async throws -> T {
