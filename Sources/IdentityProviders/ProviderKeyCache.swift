@@ -25,7 +25,7 @@ import Synchronization
 /// Safe to share between tasks (the state is behind a `Mutex`). The clock is injected so tests need no sleeps.
 ///
 /// ```swift
-/// let cache = ProviderKeyCache(fetcher: CurlJWKSFetcher()) { event in logger.info("\(event)") }
+/// let cache = ProviderKeyCache(fetcher: jwksFetcher) { event in logger.info("\(event)") }  // libcurl in TokenService
 /// let verifier = IDTokenVerifier(provider: try .apple(audiences: ["com.example.app"]), keys: cache)
 /// ```
 public final class ProviderKeyCache: Sendable {
