@@ -115,23 +115,27 @@ import Testing
     @Test("concurrent createUser calls for one identity make one user, created true once", arguments: Backend.allCases)
     func concurrentCreate(backend: Backend) async throws {
         try await backend.with { store in
-            let results = try await withThrowingTaskGroup(of: (user: User, created: Bool).self) { group in
-                for index in 0..<16 {
-                    group.addTask {
-                        try await store.identities.createUser(
-                            id: "u-\(index)", email: nil, emailVerifiedAt: nil, role: "user", provider: "apple",
-                            subject: "race", now: Fixture.at(1))
+            // Several rounds, each a burst for a new identity, so that the calls really overlap somewhere.
+            for round in 0..<20 {
+                let subject = "race-\(round)"
+                let results = try await withThrowingTaskGroup(of: (user: User, created: Bool).self) { group in
+                    for index in 0..<8 {
+                        group.addTask {
+                            try await store.identities.createUser(
+                                id: "u-\(round)-\(index)", email: nil, emailVerifiedAt: nil, role: "user",
+                                provider: "apple", subject: subject, now: Fixture.at(1))
+                        }
                     }
+                    var results: [(user: User, created: Bool)] = []
+                    for try await result in group { results.append(result) }
+                    return results
                 }
-                var results: [(user: User, created: Bool)] = []
-                for try await result in group { results.append(result) }
-                return results
+                #expect(results.filter(\.created).count == 1)
+                #expect(Set(results.map(\.user.id)).count == 1)
+                let winner = try #require(results.first(where: \.created)?.user)
+                #expect(try await store.identities.user(provider: "apple", subject: subject) == winner)
             }
-            #expect(results.filter(\.created).count == 1)
-            #expect(Set(results.map(\.user.id)).count == 1)
-            #expect(try await store.users.list().count == 1)
-            let winner = try #require(results.first(where: \.created)?.user)
-            #expect(try await store.identities.user(provider: "apple", subject: "race") == winner)
+            #expect(try await store.users.list().count == 20)
         }
     }
 
