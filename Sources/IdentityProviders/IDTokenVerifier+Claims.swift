@@ -13,7 +13,7 @@ extension IDTokenVerifier {
     func check(_ claims: JWTClaims, token: String, nonce: String?, now: Date) throws(IDTokenFailure)
         -> VerifiedIDToken
     {
-        let times = try checkOrderedClaims(claims, now: now)
+        let expiration = try checkOrderedClaims(claims, now: now)
         try checkNonce(claims["nonce"], sent: nonce)
         guard case .string(let subject)? = claims["sub"], !subject.isEmpty else { throw .rejected(.malformed) }
         let emailVerified = Self.isTrue(claims["email_verified"])
@@ -26,14 +26,14 @@ extension IDTokenVerifier {
         }
         return VerifiedIDToken(
             provider: provider.name, subject: subject, email: email, emailVerified: emailVerified,
-            expiresAt: Date(timeIntervalSince1970: times.expiration), tokenHash: Self.hex(hash), claims: claims)
+            expiresAt: Date(timeIntervalSince1970: expiration), tokenHash: Self.hex(hash), claims: claims)
     }
 
     /// `iss`, `aud`, `azp`, `exp`, `iat` in that order.
     ///
     /// - Returns: `exp` in seconds since the epoch.
     @discardableResult
-    func checkOrderedClaims(_ claims: JWTClaims, now: Date) throws(IDTokenFailure) -> (expiration: Double, Void) {
+    func checkOrderedClaims(_ claims: JWTClaims, now: Date) throws(IDTokenFailure) -> Double {
         guard case .string(let issuer)? = claims["iss"], provider.issuers.contains(issuer) else {
             throw .rejected(.issuer)
         }
@@ -62,7 +62,7 @@ extension IDTokenVerifier {
         guard current - issuedAt <= Double(provider.maxTokenAge.components.seconds) else {
             throw .rejected(.tooOld)
         }
-        return (expiration, ())
+        return expiration
     }
 
     /// The nonce rule of the provider's mode; a nonce on one side only is refused in every mode.
