@@ -50,6 +50,10 @@ let package = Package(
         // keys loaded through OpenSSL, signed and verified with libsodium.
         .target(name: "Cryptography", dependencies: ["COpenSSL", "CSodium"], swiftSettings: wrapperSettings),
         .target(name: "JWT", dependencies: ["Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
+        // Third-party ID tokens (Sign in with Apple, Google): provider settings, the JWKS key cache, the verifier.
+        .target(
+            name: "IdentityProviders", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
+        ),
         // The one atomic 0600 file writer and `mkdir -p -m 0700`; no dependencies, no Foundation.
         .target(name: "PrivateFiles", swiftSettings: wrapperSettings),
         .target(
@@ -80,7 +84,7 @@ let package = Package(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl", "Cryptography", "StrictJSON",
-                "PrivateFiles",
+                "PrivateFiles", "IdentityProviders",
                 "PostgresStore", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -109,6 +113,7 @@ let package = Package(
             dependencies: [
                 "JWT", "Cryptography", "StrictJSON", "COpenSSL", "CSodium", "StructuredLogging",
                 .product(name: "Logging", package: "swift-log"),
+                "IdentityProviders", "IdentityProvidersTesting",  // ID-token verification (RS256, warm key cache)
             ],
             swiftSettings: swiftSettings
         ),
@@ -121,6 +126,10 @@ let package = Package(
         .testTarget(
             name: "JWTTests", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "IdentityProvidersTests",
+            dependencies: ["IdentityProviders", "IdentityProvidersTesting", "JWT", "Cryptography", "StrictJSON"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "StructuredLogging"],
             swiftSettings: swiftSettings),
@@ -138,6 +147,7 @@ let package = Package(
             dependencies: [
                 "TokenService", "JWT", "HTTPServer", "Store", "StructuredLogging", "TokenServiceTesting",
                 "HTTPServerTesting", "Cryptography", "StrictJSON", "PostgresTesting",
+                "IdentityProviders", "IdentityProvidersTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -179,11 +189,18 @@ let package = Package(
             dependencies: [
                 "TokenService", "TokenClient", "HTTPServer", "HTTPServerTesting", "StructuredLogging",
                 "PostgresStore", "Store", "PostgresTesting",  // TOKENVEND_TEST_BACKEND=postgres: a schema per server
+                "IdentityProvidersTesting", "Cryptography", "JWT", "StrictJSON",  // FakeIdentityProvider's ID tokens
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Tests/TokenServiceTesting", swiftSettings: swiftSettings
         ),
+        // RSA keys made at test time and RS256/ES256 ID tokens signed with them (the Cryptography module only verifies
+        // RSA, so this signs with OpenSSL's EVP directly), and a fake JWKS fetcher that counts calls and can fail.
+        .target(
+            name: "IdentityProvidersTesting",
+            dependencies: ["IdentityProviders", "JWT", "Cryptography", "StrictJSON", "COpenSSL"],
+            path: "Tests/IdentityProvidersTesting", swiftSettings: swiftSettings),
         // The client's test doubles (FakeAuthServer behind HTTPTransport, a hand-moved clock); client only.
         .target(
             name: "TokenClientTesting", dependencies: ["TokenClient", "AuthAPI"], path: "Tests/TokenClientTesting",

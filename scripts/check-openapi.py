@@ -3,7 +3,7 @@
 
 1. The document is valid OpenAPI 3.1 (openapi-spec-validator).
 2. A real `tokenvend serve` (the debug build, or $TOKENVEND_BIN) is started on a free loopback port with a
-   temporary database, a stream key and a fake Moss upstream on loopback.
+   temporary database, a stream key, a fake Moss upstream and an identity provider's key set on loopback.
 3. A scripted session calls every documented operation; each answer's status must be documented for that
    operation, its JSON body must match the documented schema (JSON Schema 2020-12, $refs resolved in the
    document), and every response must carry X-Request-Id. Every documented operation must have been called.
@@ -11,6 +11,7 @@
 Exit 0 when all holds; 1 with one line per finding otherwise. Installs PyYAML, jsonschema and
 openapi-spec-validator with pip when they are missing.
 """
+import base64
 import http.server
 import json
 import os
@@ -30,10 +31,10 @@ from fake_moss import FakeMoss  # noqa: E402
 
 def ensure_modules():
     try:
-        import yaml, jsonschema, referencing, openapi_spec_validator  # noqa: F401
+        import yaml, jsonschema, referencing, openapi_spec_validator, cryptography  # noqa: F401
     except ImportError:
         subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                               "PyYAML", "jsonschema", "openapi-spec-validator"])
+                               "PyYAML", "jsonschema", "openapi-spec-validator", "cryptography"])
 
 
 ensure_modules()
@@ -43,11 +44,53 @@ from jsonschema import Draft202012Validator  # noqa: E402
 from openapi_spec_validator import validate as validate_spec  # noqa: E402
 from referencing import Registry, Resource  # noqa: E402
 from referencing.jsonschema import DRAFT202012  # noqa: E402
+from cryptography.hazmat.primitives import hashes  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature  # noqa: E402
 
 SPEC_URI = "urn:tokenvend:openapi"
 STREAM_SECRET = "openapi-check-stream-secret-openapi-check-stream-secret-0123456789"
 findings = []
 called = set()
+# An identity provider for POST /auth/idtoken: a P-256 key made here, its JWK Set served on loopback.
+ID_KEY = ec.generate_private_key(ec.SECP256R1())
+ID_ISSUER = "https://id.openapi.example"
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def id_jwks():
+    numbers = ID_KEY.public_key().public_numbers()
+    return json.dumps({"keys": [{"kty": "EC", "crv": "P-256", "kid": "openapi-1", "alg": "ES256", "use": "sig",
+                                 "x": b64url(numbers.x.to_bytes(32, "big")),
+                                 "y": b64url(numbers.y.to_bytes(32, "big"))}]}).encode()
+
+
+def id_token(subject, email=None, nonce="openapi-nonce"):
+    """An ES256 ID token of the test provider (nonce mode raw)."""
+    now = int(time.time())
+    claims = {"iss": ID_ISSUER, "aud": "openapi-app", "sub": subject, "iat": now, "exp": now + 600, "nonce": nonce}
+    if email:
+        claims.update({"email": email, "email_verified": True})
+    header = {"alg": "ES256", "kid": "openapi-1", "typ": "JWT"}
+    signing_input = b64url(json.dumps(header).encode()) + "." + b64url(json.dumps(claims).encode())
+    r, s = decode_dss_signature(ID_KEY.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
+    return signing_input + "." + b64url(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+
+
+class Keys(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = id_jwks()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
 
 
 def pointer_escape(part):
@@ -156,6 +199,21 @@ def scenario(check):
     bearer = {"Authorization": f"Bearer {tokens['accessToken']}"}
     check.call("POST", "/auth/login", body=user, headers={"X-Auth-Strategy": "cookie"}, expect=200)
     check.call("POST", "/auth/login", body={**user, "password": "wrong password"}, expect=401)
+    signed = id_token("openapi-subject-1")
+    check.call("POST", "/auth/idtoken", body={"provider": "openapi", "idToken": signed, "nonce": "openapi-nonce"},
+               expect=200)
+    check.call("POST", "/auth/idtoken", body={"provider": "openapi", "idToken": signed, "nonce": "openapi-nonce"},
+               expect=401)
+    check.call("POST", "/auth/idtoken", headers={"X-Auth-Strategy": "cookie"},
+               body={"provider": "openapi", "idToken": id_token("openapi-subject-2"), "nonce": "openapi-nonce",
+                     "name": {"givenName": "Ada", "familyName": None}}, expect=200)
+    check.call("POST", "/auth/idtoken", body={"provider": "openapi", "nonce": "openapi-nonce",
+                                              "idToken": id_token("openapi-subject-3", email=user["email"])},
+               expect=409)
+    check.call("POST", "/auth/idtoken", body={"provider": "nope", "idToken": signed}, expect=400)
+    check.call("POST", "/auth/idtoken", body={"provider": "down", "idToken": signed, "nonce": "openapi-nonce"},
+               expect=503)
+    check.call("POST", "/auth/idtoken", body=b"x", headers={"Content-Type": "text/plain"}, expect=415)
     check.call("GET", "/auth/me", headers=bearer, expect=200)
     check.call("GET", "/auth/me", expect=401)
     _, data = check.call("GET", "/auth/sessions", headers=bearer, expect=200)
@@ -189,7 +247,15 @@ def main():
         return 1
     moss = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FakeMoss)
     threading.Thread(target=moss.serve_forever, daemon=True).start()
+    keys = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Keys)
+    threading.Thread(target=keys.serve_forever, daemon=True).start()
     port = free_port()
+    providers = {
+        "openapi": {"issuers": [ID_ISSUER], "audiences": ["openapi-app"], "nonce": "raw", "algorithms": ["ES256"],
+                    "jwksURL": f"http://127.0.0.1:{keys.server_address[1]}/keys"},
+        "down": {"issuers": [ID_ISSUER], "audiences": ["openapi-app"], "nonce": "raw", "algorithms": ["ES256"],
+                 "jwksURL": f"http://127.0.0.1:{free_port()}/keys"},
+    }
     with tempfile.TemporaryDirectory() as directory:
         # Only the settings below: an inherited TOKENVEND_* (such as TOKENVEND_BIN) is not a server key.
         environment = {name: value for name, value in os.environ.items() if not name.startswith("TOKENVEND_")}
@@ -200,6 +266,7 @@ def main():
             "TOKENVEND_STREAM_KEYS": json.dumps([{"kid": "openapi", "secret": STREAM_SECRET}]),
             "TOKENVEND_MOSS_PROJECT_ID": "openapi", "TOKENVEND_MOSS_PROJECT_KEY": "openapi-project-key",
             "TOKENVEND_MOSS_AUTH_URL": f"http://127.0.0.1:{moss.server_address[1]}/identity/auth/token",
+            "TOKENVEND_IDENTITY_PROVIDERS": json.dumps(providers),
         })
         log = open(os.path.join(directory, "server.log"), "w")
         server = subprocess.Popen([binary, "serve"],
@@ -224,6 +291,7 @@ def main():
             server.terminate()
             server.wait(timeout=30)
             moss.shutdown()
+            keys.shutdown()
     for path, operations in spec["paths"].items():
         for method in operations:
             if method in ("get", "post", "put", "patch", "delete") and (method, path) not in called:

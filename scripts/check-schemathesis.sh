@@ -14,6 +14,8 @@
 # /stream-token issues tokens), a fake Moss upstream on loopback (so /moss-token answers 200), and the rate
 # limits at their maxima (1,000,000 token-issuing requests per address per minute, 1000 failed logins per
 # account): schemathesis sends all of its requests from 127.0.0.1, and a 429 would hide the answers under test.
+# The `apple` and `google` identity providers of openapi.yaml's enum are configured with a key URL nobody answers
+# (port 9): generated ID tokens are refused (401) or, should one parse, find no keys (503).
 #
 # Two phases per seed, because logging out or revoking a session would revoke the token the other operations
 # are tested with:
@@ -91,6 +93,11 @@ start_server() {
   "moss": {"projectId": "schemathesis", "projectKey": "schemathesis-project-key",
            "authURL": "http://127.0.0.1:$MOSS_PORT/identity/auth/token"},
   "stream": {"keys": [{"kid": "schemathesis", "secret": "$STREAM_SECRET"}]},
+  "identityProviders": {
+    "apple": {"preset": "apple", "audiences": ["com.example.schemathesis"], "jwksURL": "http://127.0.0.1:9/keys"},
+    "google": {"preset": "google", "audiences": ["schemathesis.apps.googleusercontent.com"],
+               "jwksURL": "http://127.0.0.1:9/keys"}
+  },
   "log": {"level": "warning"}
 }
 JSON

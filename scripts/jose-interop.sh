@@ -2,7 +2,8 @@
 # Cross-checks tokenvend's JWT implementation against PyJWT, in both directions, for HS256/HS384/HS512:
 # tokens signed by `tokenvend jwt sign` must verify in PyJWT, PyJWT's tokens must verify with `tokenvend jwt verify`,
 # and both must refuse each other's tampered or algorithm-swapped tokens; a stream token minted by a running
-# `tokenvend serve` must verify in PyJWT.
+# `tokenvend serve` must verify in PyJWT; PyJWT-signed RS256 and ES256 ID tokens must sign in at POST /auth/idtoken
+# (scripts/jose_interop_idtoken.py).
 #
 # Usage: scripts/jose-interop.sh            (builds the debug `tokenvend` unless TOKENVEND_BIN is set)
 # Needs python3; installs PyJWT with pip when it is missing. Exits 0 when every check passes, 1 on a failure.
@@ -165,6 +166,11 @@ else fail "PyJWT rejected (or could not fetch) a stream token minted by tokenven
 # PyJWKClient and joserfc's KeySet; PyJWT-signed tokens verified by `tokenvend jwt verify --jwks`.
 if ! python3 scripts/jose_interop_keys.py "$BIN" "$WORK"; then
     fail "ES256/EdDSA access tokens and JWKS (see the FAIL lines above)"
+fi
+
+# ID tokens signed by PyJWT (RS256 and ES256) against a fake Apple key URL on loopback, at POST /auth/idtoken.
+if ! python3 scripts/jose_interop_idtoken.py "$BIN" "$WORK"; then
+    fail "PyJWT-signed ID tokens at POST /auth/idtoken (see the FAIL lines above)"
 fi
 
 if [[ $failures -gt 0 ]]; then

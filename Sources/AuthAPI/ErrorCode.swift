@@ -34,7 +34,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     public static let invalidCredentials: Self = "invalid_credentials"
     /// 401: access token missing, malformed, expired, or its session revoked.
     public static let invalidToken: Self = "invalid_token"
-    /// 401: refresh token unknown, expired, revoked or reused.
+    /// 401: refresh token unknown, expired, revoked or reused; or an ID token (`POST /auth/idtoken`) that is
+    /// invalid, expired, for another app, or used before.
     public static let invalidGrant: Self = "invalid_grant"
     /// 403: authenticated but asking for something not the caller's.
     public static let insufficientScope: Self = "insufficient_scope"
@@ -48,6 +49,9 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     public static let requestTimeout: Self = "request_timeout"
     /// 409: email already registered.
     public static let emailTaken: Self = "email_taken"
+    /// 409: an ID token's verified email belongs to an account the identity is not linked to (and the server does
+    /// not link by email).
+    public static let identityConflict: Self = "identity_conflict"
     /// 413: body over the limit.
     public static let payloadTooLarge: Self = "payload_too_large"
     /// 414: the request target is longer than the server accepts; the connection closes.
@@ -74,6 +78,6 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
         .invalidRequest, .weakPassword, .invalidCredentials, .invalidToken, .invalidGrant, .insufficientScope,
         .registrationClosed, .notFound, .methodNotAllowed, .emailTaken, .payloadTooLarge,
         .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable, .requestTimeout,
-        .notImplemented, .uriTooLong, .headerTooLarge, .httpVersionNotSupported,
+        .notImplemented, .uriTooLong, .headerTooLarge, .httpVersionNotSupported, .identityConflict,
     ]
 }

@@ -1,16 +1,17 @@
-/// Answer of `GET /auth/me`: `{"sub", "email", "role", "tenantId"}` (`tenantId` may be `null`).
+/// Answer of `GET /auth/me`: `{"sub", "email"?, "role", "tenantId"}` (`tenantId` may be `null`; `email` is
+/// omitted for an account without one).
 public struct MeResponse: Codable, Sendable, Equatable {
     /// The user id (the access token's `sub`).
     public var sub: String
-    /// Email address.
-    public var email: String
+    /// Email address, or nil for an account without one.
+    public var email: String?
     /// Role name.
     public var role: String
     /// Tenant, or `nil`.
     public var tenantId: String?
 
     /// Creates a `/auth/me` answer.
-    public init(sub: String, email: String, role: String, tenantId: String? = nil) {
+    public init(sub: String, email: String?, role: String, tenantId: String? = nil) {
         self.sub = sub
         self.email = email
         self.role = role
@@ -21,11 +22,11 @@ public struct MeResponse: Codable, Sendable, Equatable {
         case sub, email, role, tenantId
     }
 
-    /// Encodes every member; a missing `tenantId` becomes `null`.
+    /// Encodes every member; a missing `tenantId` becomes `null`, a missing `email` is omitted.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sub, forKey: .sub)
-        try container.encode(email, forKey: .email)
+        try container.encodeIfPresent(email, forKey: .email)
         try container.encode(role, forKey: .role)
         try container.encode(tenantId, forKey: .tenantId)
     }

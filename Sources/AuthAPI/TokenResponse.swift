@@ -1,4 +1,4 @@
-/// Answer of `POST /auth/login` and `POST /auth/refresh`.
+/// Answer of `POST /auth/login`, `POST /auth/refresh` and `POST /auth/idtoken`.
 ///
 /// Bearer strategy: `{"accessToken", "refreshToken", "tokenType": "Bearer", "expiresIn", "user"}`.
 /// Cookie strategy: `{"expiresIn", "user"}` only (the tokens travel in `Set-Cookie`), so the token members
@@ -14,6 +14,9 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var expiresIn: Int
     /// The signed-in account.
     public var user: User
+    /// `POST /auth/idtoken` only: true when this sign-in created the account, false when it signed in (or linked)
+    /// an existing one. `nil`, and omitted from the JSON, for login and refresh.
+    public var created: Bool?
 
     /// Creates a token answer.
     public init(
@@ -21,13 +24,15 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         refreshToken: String? = nil,
         tokenType: String? = nil,
         expiresIn: Int,
-        user: User
+        user: User,
+        created: Bool? = nil
     ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
         self.user = user
+        self.created = created
     }
 
     /// A bearer-mode answer with `tokenType` `"Bearer"`.

@@ -6,11 +6,14 @@ public struct CopyReport: Sendable, Equatable {
     public var customerIDs: Int
     /// Live sessions written.
     public var sessions: Int
+    /// Identities written.
+    public var identities: Int
 
     /// Creates a report.
-    public init(users: Int, customerIDs: Int, sessions: Int) {
+    public init(users: Int, customerIDs: Int, sessions: Int, identities: Int = 0) {
         self.users = users
         self.customerIDs = customerIDs
         self.sessions = sessions
+        self.identities = identities
     }
 }

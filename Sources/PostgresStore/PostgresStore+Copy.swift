@@ -3,7 +3,7 @@ public import Store
 extension PostgresStore {
     /// Writes a snapshot of another store (`SQLiteStore.snapshot()`) into this one, in one transaction (sent in
     /// pipelines of 500 statements, each with a deadline of 2 minutes, without `statement_timeout`), for
-    /// `tokenvend db copy`: users, stored customer ids and live sessions with their counters, so refresh tokens
+    /// `tokenvend db copy`: users, stored customer ids, identities and live sessions with their counters, so refresh tokens
     /// issued before the move keep rotating after it.
     ///
     /// Idempotent, and never weakens the target: rows are upserted by primary key keeping the stronger state — a
@@ -13,7 +13,7 @@ extension PostgresStore {
     /// Copying again after instances started writing to the target is still unsafe (a password or customer id
     /// changed there is overwritten by the source's): stop writes on the source first.
     /// - Parameter replacing: when false, a target that already holds users other than the snapshot's is
-    ///   refused; when true, the target's users, customer ids and sessions are deleted first.
+    ///   refused; when true, the target's users, customer ids, identities and sessions are deleted first.
     /// - Returns: how many rows were written.
     /// - Throws: `.constraint(.other)` for a refused non-empty target; `.unavailable` when the database is
     ///   unreachable.
@@ -30,6 +30,7 @@ extension PostgresStore {
         if replacing {
             statements.append(PostgresStatement(unprepared: "DELETE FROM sessions"))
             statements.append(PostgresStatement(unprepared: "DELETE FROM customer_ids"))
+            statements.append(PostgresStatement(unprepared: "DELETE FROM identities"))
             statements.append(PostgresStatement(unprepared: "DELETE FROM users"))
         }
         for user in snapshot.users {
@@ -60,6 +61,22 @@ extension PostgresStore {
                     INSERT INTO customer_ids (user_id, key, value) VALUES ($1, $2, $3)
                     ON CONFLICT (user_id, key) DO UPDATE SET value = EXCLUDED.value
                     """, [id.userID, id.key, id.value]))
+        }
+        // An identity is the source's link: (provider, subject) moves to the source's user if the target had
+        // linked it elsewhere.
+        for identity in snapshot.identities {
+            statements.append(
+                PostgresStatement(
+                    "copy.identity",
+                    """
+                    INSERT INTO identities (\(PostgresIdentityStore.columns)) VALUES ($1, $2, $3, $4, $5::bigint)
+                    ON CONFLICT (provider, subject) DO UPDATE SET user_id = EXCLUDED.user_id, email = EXCLUDED.email,
+                        created_at = EXCLUDED.created_at
+                    """,
+                    [
+                        identity.provider, identity.subject, identity.userID, identity.email,
+                        String(identity.createdAt.postgresMilliseconds),
+                    ]))
         }
         for session in snapshot.sessions {
             statements.append(
@@ -100,7 +117,8 @@ extension PostgresStore {
         }
         statements.append(PostgresStatement(unprepared: "SELECT pg_notify('\(PostgresChangeFeed.channel)', 'copy')"))
         let report = CopyReport(
-            users: snapshot.users.count, customerIDs: snapshot.customerIDs.count, sessions: snapshot.sessions.count)
+            users: snapshot.users.count, customerIDs: snapshot.customerIDs.count, sessions: snapshot.sessions.count,
+            identities: snapshot.identities.count)
         let writes = Array(statements.dropFirst(2)) + [.commit]
         let check = Array(statements.prefix(2))
         let batchTimeout = max(configuration.queryTimeout, Self.copyBatchTimeout)

@@ -30,6 +30,7 @@ public struct PostgresStore: StoreBackend {
     /// The concrete stores.
     public let userStore: PostgresUserStore
     public let sessionStore: PostgresSessionStore
+    public let identityStore: PostgresIdentityStore
     public let rateLimitCounters: PostgresRateLimitCounters
     let pool: PostgresPool
     let changes: PostgresChangeFeed
@@ -74,6 +75,7 @@ public struct PostgresStore: StoreBackend {
                 ? SessionStatusCache(source: changes, lifetime: configuration.statusCacheLifetime) : nil)
         userStore = PostgresUserStore(context: context)
         sessionStore = PostgresSessionStore(context: context)
+        identityStore = PostgresIdentityStore(context: context)
         rateLimitCounters = PostgresRateLimitCounters(context: context)
     }
 
@@ -135,6 +137,7 @@ public struct PostgresStore: StoreBackend {
 
     public var users: any UserStoring { userStore }
     public var sessions: any SessionStoring { sessionStore }
+    public var identities: any IdentityStoring { identityStore }
     /// The shared counters: every instance on this database counts together.
     public var rateLimits: (any RateLimitCounters)? { rateLimitCounters }
     /// True: several instances share the database.

@@ -21,7 +21,7 @@ public struct PostgresUserStore: UserStoring {
 
     @discardableResult
     public func create(
-        id: String, email: String, passwordHash: String, role: String, tenantID: String?, emailVerifiedAt: Date?,
+        id: String, email: String?, passwordHash: String?, role: String, tenantID: String?, emailVerifiedAt: Date?,
         now: Date
     ) async throws(StoreError) -> User {
         let verified = emailVerifiedAt.map { $0.postgresMilliseconds }
@@ -58,7 +58,8 @@ public struct PostgresUserStore: UserStoring {
 
     public func list() async throws(StoreError) -> [User] {
         let rows = try await context.read([
-            PostgresStatement("users.list", "SELECT \(Self.columns) FROM users ORDER BY created_at, email")
+            PostgresStatement(
+                "users.list", "SELECT \(Self.columns) FROM users ORDER BY created_at, email IS NULL, email, id")
         ])
         var users: [User] = []
         for row in rows[0].rows { users.append(try Self.user(row)) }
@@ -106,7 +107,8 @@ public struct PostgresUserStore: UserStoring {
                 """
                 SELECT key, value FROM customer_ids WHERE user_id = $1
                 UNION ALL
-                SELECT 'registered', CASE WHEN $2::boolean AND email_verified_at IS NOT NULL THEN email ELSE id END
+                SELECT 'registered', CASE WHEN $2::boolean AND email_verified_at IS NOT NULL AND email IS NOT NULL THEN email
+                    ELSE id END
                 FROM users
                 WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM customer_ids WHERE user_id = $1 AND key = 'registered')
                 """, [userID, emailAsRegistered ? "true" : "false"])
@@ -141,7 +143,8 @@ public struct PostgresUserStore: UserStoring {
     /// A user from a row of `columns`.
     static func user(_ row: PostgresRow) throws(StoreError) -> User {
         User(
-            id: try row.string(0), email: try row.string(1), passwordHash: try row.string(2), role: try row.string(3),
+            id: try row.string(0), email: try row.optionalString(1), passwordHash: try row.optionalString(2),
+            role: try row.string(3),
             tenantID: try row.optionalString(4),
             disabledAt: try row.optionalInt64(5).map { Date(postgresMilliseconds: $0) },
             createdAt: Date(postgresMilliseconds: try row.int64(6)),

@@ -11,7 +11,7 @@ extension SQLiteStore {
     public static let oldestSnapshotVersion = 2
 
     /// Everything another store needs to take over this deployment (`tokenvend db copy`): every user, every
-    /// stored customer id, the sessions still usable at `now` (not revoked, neither expiry reached) and the
+    /// stored customer id, every identity, the sessions still usable at `now` (not revoked, neither expiry reached) and the
     /// revoked sessions not yet purged (so a copy repeated after a logout revokes the session on the target too),
     /// read in one read transaction so they agree with each other.
     /// - Throws: `.unavailable` when no reader can be opened.
@@ -63,6 +63,17 @@ extension SQLiteStore {
             let session = try Session(row: row)
             if session.revokedAt == nil { sessions.append(session) } else { revoked.append(session) }
         }
-        return StoreSnapshot(users: users, customerIDs: customerIDs, sessions: sessions, revokedSessions: revoked)
+        // Version 4 added identities; an older file (read without migrating) has none.
+        var identities: [Identity] = []
+        if try Migrator.userVersion(connection) >= 4 {
+            for row in try connection.query(
+                "SELECT \(Identity.columns) FROM identities ORDER BY created_at, provider, subject")
+            {
+                identities.append(try Identity(row: row))
+            }
+        }
+        return StoreSnapshot(
+            users: users, customerIDs: customerIDs, sessions: sessions, revokedSessions: revoked,
+            identities: identities)
     }
 }

@@ -11,6 +11,7 @@ public struct SQLiteStore: StoreBackend {
     /// The concrete stores, for callers that want the blocking forms (the CLI, tests).
     public let userStore: UserStore
     public let sessionStore: SessionStore
+    public let identityStore: IdentityStore
 
     /// Opens (creating and migrating when new) the database of `configuration`.
     /// - Throws: as `Database.init(configuration:)`.
@@ -23,10 +24,12 @@ public struct SQLiteStore: StoreBackend {
         self.database = database
         userStore = UserStore(database: database)
         sessionStore = SessionStore(database: database)
+        identityStore = IdentityStore(database: database)
     }
 
     public var users: any UserStoring { userStore }
     public var sessions: any SessionStoring { sessionStore }
+    public var identities: any IdentityStoring { identityStore }
     /// Nil: one instance keeps its rate-limit counters in memory.
     public var rateLimits: (any RateLimitCounters)? { nil }
     public var isShared: Bool { false }

@@ -112,5 +112,66 @@ package enum Schema {
                 CREATE INDEX rate_limits_by_end ON rate_limits (window_end);
                 """
         ),
+        // Sign in with Apple and Google (issue 17): a user made from an identity may have neither an email nor a
+        // password, so both become nullable; `identities` links (provider, subject) to a user; `id_token_uses`
+        // remembers the hash of each accepted ID token until its expiry, so a replay is refused on every
+        // instance. SQLite cannot drop NOT NULL in place: `users` is rebuilt by the procedure of
+        // https://www.sqlite.org/lang_altertable.html ("other kinds of table schema changes"), with foreign keys
+        // off around the transaction (`rebuildsTables`) so the rows of `customer_ids` and `sessions` stay, and
+        // `PRAGMA foreign_key_check` before COMMIT. Same columns in the same order; `users` has no other index,
+        // trigger or view to recreate (the email's UNIQUE index comes with the table).
+        Migration(
+            version: 4,
+            sqlite: """
+                CREATE TABLE users_v4 (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    email TEXT UNIQUE,
+                    password_hash TEXT,
+                    role TEXT NOT NULL DEFAULT 'user',
+                    tenant_id TEXT,
+                    disabled_at INTEGER,
+                    created_at INTEGER NOT NULL,
+                    email_verified_at INTEGER
+                ) STRICT;
+                INSERT INTO users_v4 (
+                    id, email, password_hash, role, tenant_id, disabled_at, created_at, email_verified_at)
+                SELECT id, email, password_hash, role, tenant_id, disabled_at, created_at, email_verified_at
+                FROM users;
+                DROP TABLE users;
+                ALTER TABLE users_v4 RENAME TO users;
+                CREATE TABLE identities (
+                    provider TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    email TEXT,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (provider, subject)
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX identities_by_user ON identities (user_id);
+                CREATE TABLE id_token_uses (
+                    hash TEXT PRIMARY KEY NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX id_token_uses_by_expiry ON id_token_uses (expires_at);
+                """,
+            postgres: """
+                ALTER TABLE users ALTER COLUMN email DROP NOT NULL, ALTER COLUMN password_hash DROP NOT NULL;
+                CREATE TABLE identities (
+                    provider TEXT COLLATE "C" NOT NULL,
+                    subject TEXT COLLATE "C" NOT NULL,
+                    user_id TEXT COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    email TEXT COLLATE "C",
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (provider, subject)
+                );
+                CREATE INDEX identities_by_user ON identities (user_id);
+                CREATE TABLE id_token_uses (
+                    hash TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+                    expires_at BIGINT NOT NULL
+                );
+                CREATE INDEX id_token_uses_by_expiry ON id_token_uses (expires_at);
+                """,
+            rebuildsTables: true
+        ),
     ]
 }

@@ -1,6 +1,7 @@
 /// Everything a store holds that another store needs to take over a deployment (`tokenvend db copy`): users,
-/// their stored customer ids, the sessions that can still be used, and the revoked ones not yet purged. Read in one transaction by
-/// `SQLiteStore.snapshot()`.
+/// their stored customer ids and identities, the sessions that can still be used, and the revoked ones not yet
+/// purged. Read in one transaction by `SQLiteStore.snapshot()`. (The used ID tokens are not copied: they only
+/// guard against replays for the few minutes a token lives.)
 public struct StoreSnapshot: Sendable, Equatable {
     /// Every user.
     public var users: [User]
@@ -11,15 +12,19 @@ public struct StoreSnapshot: Sendable, Equatable {
     /// The revoked sessions not yet purged: a copy revokes them where the target still holds them live (a logout
     /// made on the source after an earlier copy), and never creates them.
     public var revokedSessions: [Session]
+    /// Every identity (provider, subject → user).
+    public var identities: [Identity]
 
     /// Creates a snapshot.
     public init(
-        users: [User], customerIDs: [StoredCustomerID], sessions: [Session], revokedSessions: [Session] = []
+        users: [User], customerIDs: [StoredCustomerID], sessions: [Session], revokedSessions: [Session] = [],
+        identities: [Identity] = []
     ) {
         self.users = users
         self.customerIDs = customerIDs
         self.sessions = sessions
         self.revokedSessions = revokedSessions
+        self.identities = identities
     }
 }
 

@@ -8,10 +8,12 @@
 public struct User: Sendable, Equatable, CustomStringConvertible {
     /// Opaque id (a lowercase UUID unless the caller chose another).
     public var id: String
-    /// The normalised email (the caller normalises: trim, NFC, lowercase). Unique.
-    public var email: String
-    /// The PHC-format password hash (`$argon2id$…`).
-    public var passwordHash: String
+    /// The normalised email (the caller normalises: trim, NFC, lowercase), unique; nil for a user made from an
+    /// identity whose provider gave no verified email.
+    public var email: String?
+    /// The PHC-format password hash (`$argon2id$…`), or nil for a user who signs in only through an identity
+    /// provider (login answers such a user as it answers a wrong password).
+    public var passwordHash: String?
     /// Default `"user"`.
     public var role: String
     /// Tenant, or nil.
@@ -32,7 +34,7 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
 
     /// Creates a user value.
     public init(
-        id: String, email: String, passwordHash: String, role: String, tenantID: String?, disabledAt: Date?,
+        id: String, email: String?, passwordHash: String?, role: String, tenantID: String?, disabledAt: Date?,
         createdAt: Date, emailVerifiedAt: Date? = nil
     ) {
         self.id = id
@@ -48,7 +50,7 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
     /// The user without the password hash.
     public var description: String {
         """
-        User(id: \(id), email: \(email), role: \(role), tenantID: \(tenantID ?? "nil"), \
+        User(id: \(id), email: \(email ?? "nil"), role: \(role), tenantID: \(tenantID ?? "nil"), \
         emailVerified: \(isEmailVerified), disabled: \(isDisabled))
         """
     }
@@ -58,7 +60,8 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
 
     init(row: Row) throws(StoreError) {
         self.init(
-            id: try row.string(0), email: try row.string(1), passwordHash: try row.string(2), role: try row.string(3),
+            id: try row.string(0), email: try row.optionalString(1), passwordHash: try row.optionalString(2),
+            role: try row.string(3),
             tenantID: try row.optionalString(4),
             disabledAt: try row.optionalInt64(5).map(Date.init(storeMilliseconds:)),
             createdAt: Date(storeMilliseconds: try row.int64(6)),

@@ -10,7 +10,7 @@ extension UserStore {
     /// See the blocking `create`.
     @discardableResult
     public func create(
-        id: String = UUID().uuidString.lowercased(), email: String, passwordHash: String, role: String = "user",
+        id: String = UUID().uuidString.lowercased(), email: String?, passwordHash: String?, role: String = "user",
         tenantID: String? = nil, emailVerifiedAt: Date? = nil, now: Date = Date()
     ) async throws(StoreError) -> User {
         let user = User(

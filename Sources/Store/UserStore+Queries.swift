@@ -11,7 +11,7 @@ extension UserStore {
             try connection.execute(
                 "INSERT INTO users (\(User.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    .text(user.id), .text(user.email), .text(user.passwordHash), .text(user.role),
+                    .text(user.id), SQLValue(user.email), SQLValue(user.passwordHash), .text(user.role),
                     SQLValue(user.tenantID), .null, .integer(user.createdAt.storeMilliseconds),
                     user.emailVerifiedAt.map { .integer($0.storeMilliseconds) } ?? .null,
                 ])
@@ -30,7 +30,9 @@ extension UserStore {
 
     static func list(_ connection: Connection) throws(StoreError) -> [User] {
         var users: [User] = []
-        for row in try connection.query("SELECT \(User.columns) FROM users ORDER BY created_at, email") {
+        for row in try connection.query(
+            "SELECT \(User.columns) FROM users ORDER BY created_at, email IS NULL, email, id")
+        {
             users.append(try User(row: row))
         }
         return users
@@ -65,7 +67,7 @@ extension UserStore {
             """
             SELECT key, value FROM customer_ids WHERE user_id = ?1
             UNION ALL
-            SELECT 'registered', CASE WHEN ?2 AND email_verified_at IS NOT NULL THEN email ELSE id END
+            SELECT 'registered', CASE WHEN ?2 AND email_verified_at IS NOT NULL AND email IS NOT NULL THEN email ELSE id END
             FROM users
             WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM customer_ids WHERE user_id = ?1 AND key = 'registered')
             """,

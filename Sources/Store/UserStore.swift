@@ -28,7 +28,7 @@ public struct UserStore: Sendable {
     ///   `.unavailable` on a full or read-only disk.
     @discardableResult
     public func create(
-        id: String = UUID().uuidString.lowercased(), email: String, passwordHash: String, role: String = "user",
+        id: String = UUID().uuidString.lowercased(), email: String?, passwordHash: String?, role: String = "user",
         tenantID: String? = nil, emailVerifiedAt: Date? = nil, now: Date = Date()
     ) throws(StoreError) -> User {
         let user = User(

@@ -13,7 +13,7 @@ public protocol UserStoring: Sendable {
     /// - Throws: `.emailTaken`, `.constraint(.primaryKey)`, `.unavailable`.
     @discardableResult
     func create(
-        id: String, email: String, passwordHash: String, role: String, tenantID: String?, emailVerifiedAt: Date?,
+        id: String, email: String?, passwordHash: String?, role: String, tenantID: String?, emailVerifiedAt: Date?,
         now: Date
     ) async throws(StoreError) -> User
 
@@ -52,7 +52,7 @@ extension UserStoring {
     /// `create` with the usual defaults: a new lowercase UUID, role `user`, no tenant, unverified email, now.
     @discardableResult
     public func create(
-        email: String, passwordHash: String, role: String = "user", tenantID: String? = nil,
+        email: String?, passwordHash: String?, role: String = "user", tenantID: String? = nil,
         emailVerifiedAt: Date? = nil
     ) async throws(StoreError) -> User {
         try await create(

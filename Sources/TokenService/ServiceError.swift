@@ -34,6 +34,11 @@ public enum ServiceError: Error, Sendable, Equatable {
     case upstream(String)
     /// 503: not configured, overloaded, or the database cannot take writes; retry after the given seconds.
     case unavailable(String, retryAfter: Int)
+    /// 401 `invalid_grant`: an ID token that is not accepted, one body for every reason (the reason is logged and
+    /// counted, never sent).
+    case invalidIDToken
+    /// 409: an ID token's verified email belongs to an account its identity is not linked to.
+    case identityConflict
 
     /// The `error` member of the body.
     public var code: ErrorCode {
@@ -51,6 +56,8 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .tooManyRequests: .tooManyRequests
         case .upstream: .upstreamError
         case .unavailable: .unavailable
+        case .invalidIDToken: .invalidGrant
+        case .identityConflict: .identityConflict
         }
     }
 
@@ -72,6 +79,9 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .tooManyRequests: "Too many requests; retry later."
         case .upstream(let detail): detail
         case .unavailable(let detail, _): detail
+        case .invalidIDToken: "The ID token is invalid, expired, not issued to this app, or used before."
+        case .identityConflict:
+            "An account with this email exists; sign in to it and link the provider, or use another account."
         }
     }
 }

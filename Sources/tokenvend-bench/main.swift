@@ -1,6 +1,7 @@
 // Micro-benchmarks for the JWT hot paths: `swift build -c release --product tokenvend-bench` then run it.
 // Prints nanoseconds per operation (best of several rounds) for raw HMAC-SHA512, HS512 sign and verify, and for
-// ES256 and EdDSA the raw primitive and the whole access-token JWT, then `openssl speed` on the same machine for
+// ES256 and EdDSA the raw primitive and the whole access-token JWT, RS256 ID-token verification with a warm key cache
+// (IDTokenBench.swift), then `openssl speed` on the same machine for
 // comparison (skipped with `--no-openssl`). With an argument, only benchmarks whose name contains it run.
 import COpenSSL
 import CSodium
@@ -168,6 +169,8 @@ func compareWithOpenSSLSpeed(_ results: [String: Double]) {
         }
     }
 }
+
+try await IDTokenBench.run(filter: filter)
 
 if !CommandLine.arguments.contains("--no-openssl"), filter == nil { compareWithOpenSSLSpeed(results) }
 if sink == 42 { print("") }

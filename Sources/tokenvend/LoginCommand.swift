@@ -50,7 +50,7 @@ struct LoginCommand: AsyncParsableCommand {
                 try? FileTokenStore(url: client.location.file).clear()
                 throw error
             }
-            context.writeOutput("signed in as \(user.email) (id \(user.id))")
+            context.writeOutput("signed in as \(user.email ?? "-") (id \(user.id))")
         }
     }
 }

@@ -2,13 +2,16 @@ import ArgumentParser
 import Foundation
 import TokenService
 
-/// `tokenvend users add|list|disable|set-customer-id|verify-email`, on the same store as running servers (SQLite
+/// `tokenvend users add|list|disable|set-customer-id|verify-email|identities|unlink-identity`, on the same store as running servers (SQLite
 /// or PostgreSQL, through the async store API).
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
         abstract: "Manage accounts in the database (safe while the server runs).",
-        subcommands: [AddUser.self, ListUsers.self, DisableUser.self, SetCustomerID.self, VerifyEmail.self]
+        subcommands: [
+            AddUser.self, ListUsers.self, DisableUser.self, SetCustomerID.self, VerifyEmail.self, ListIdentities.self,
+            UnlinkIdentity.self,
+        ]
     )
 
     /// Opens the configured store, runs `body`, and turns a refusal into one line on stderr and exit 1.
@@ -59,7 +62,7 @@ extension UsersCommand {
             let account = try await UsersCommand.withAccounts(options) {
                 try await $0.add(email: email, password: password, role: role, tenantID: tenant)
             }
-            print("created \(account.email) (id \(account.id))")
+            print("created \(account.email ?? "-") (id \(account.id))")
         }
     }
 
@@ -121,16 +124,36 @@ extension UsersCommand {
     }
 }
 
-/// The JSON line `users list` prints per account.
+/// The JSON line `users list` prints per account; `email` is `null` for an account made from an identity
+/// without one, and `identities` lists the providers it can sign in with.
 private struct ListedAccount: Encodable {
     let id: String
-    let email: String
+    let email: String?
     let role: String
     let tenantId: String?
     let disabled: Bool
     let emailVerified: Bool
     let createdAt: String
     let customerIds: [String: String]
+    let identities: [String]
+
+    private enum CodingKeys: String, CodingKey {
+        case id, email, role, tenantId, disabled, emailVerified, createdAt, customerIds, identities
+    }
+
+    /// Every member; a missing email is `null`, a missing tenant is left out (as before).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(email, forKey: .email)
+        try container.encode(role, forKey: .role)
+        try container.encodeIfPresent(tenantId, forKey: .tenantId)
+        try container.encode(disabled, forKey: .disabled)
+        try container.encode(emailVerified, forKey: .emailVerified)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(customerIds, forKey: .customerIds)
+        try container.encode(identities, forKey: .identities)
+    }
 
     init(_ account: AccountAdministration.Account) {
         id = account.id
@@ -141,5 +164,6 @@ private struct ListedAccount: Encodable {
         emailVerified = account.emailVerified
         createdAt = ISO8601DateFormatter().string(from: account.createdAt)
         customerIds = account.customerIDs
+        identities = account.identityProviders
     }
 }

@@ -20,7 +20,7 @@ import Testing
         let bob = try await sqlite.users.create(
             id: "u-bob", email: "bob@example.com", passwordHash: Fixture.hash, role: "user", tenantID: nil,
             emailVerifiedAt: nil, now: now)
-        try await sqlite.users.setCustomerID(email: ada.email, key: "crm", value: "c-1")
+        try await sqlite.users.setCustomerID(email: try #require(ada.email), key: "crm", value: "c-1")
         let live = try await sqlite.sessions.create(
             userID: ada.id, userAgent: "ua", ip: "::1", now: now, refreshTTL: .seconds(3600),
             maxLifetime: .seconds(86_400), maxPerUser: 10
@@ -128,7 +128,7 @@ import Testing
         }
 
         // A user disabled on PostgreSQL stays disabled when copied again.
-        _ = try await target.users.disable(email: ada.email, now: Date())
+        _ = try await target.users.disable(email: try #require(ada.email), now: Date())
         _ = try await target.copy(from: try await sqlite.snapshot(), replacing: false)
         #expect(try await target.users.find(byID: ada.id)?.disabledAt != nil)
         await database.remove()

@@ -79,7 +79,7 @@ import Testing
         }
         #expect(read.customerIDs == ["registered": user.id] && read.status?.userID == user.id)
         // A local write ends it at once.
-        try await store.users.setCustomerID(email: user.email, key: "crm", value: "c-1")
+        try await store.users.setCustomerID(email: try #require(user.email), key: "crm", value: "c-1")
         guard
             case .mustWait = try store.sessions.immediateStatusAndCustomerIDs(
                 sessionID: session.id, userID: user.id, emailAsRegistered: false)
@@ -199,13 +199,13 @@ import Testing
             _ = try await Fixture.session(a, user, at: 2, maxPerUser: 2)
             changed = { $0.status?.revokedAt != nil }
         case .disable:
-            #expect(try await a.users.disable(email: user.email, now: Fixture.at(2)) == 2)
+            #expect(try await a.users.disable(email: try #require(user.email), now: Fixture.at(2)) == 2)
             changed = { $0.status?.revokedAt != nil }
         case .setCustomerID:
-            try await a.users.setCustomerID(email: user.email, key: "crm", value: "c-1")
+            try await a.users.setCustomerID(email: try #require(user.email), key: "crm", value: "c-1")
             changed = { $0.customerIDs["crm"] == "c-1" }
         case .markEmailVerified:
-            try await a.users.markEmailVerified(email: user.email, now: Fixture.at(2))
+            try await a.users.markEmailVerified(email: try #require(user.email), now: Fixture.at(2))
             changed = { $0.customerIDs["registered"] == user.email }
         }
         let seen = try await Self.time(within: .seconds(2)) { changed(try await read()) }

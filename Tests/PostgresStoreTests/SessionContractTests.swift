@@ -114,7 +114,7 @@ import Testing
             #expect(first == RotationResult(outcome: .rotated(stored, counter: 1), user: grace))
             #expect(try await rotate(0, at: 40) == RotationResult(outcome: .converged(stored, counter: 1), user: grace))
             #expect(try await rotate(5, at: 40) == RotationResult(outcome: .invalid, user: nil))
-            _ = try await store.users.disable(email: grace.email, now: Fixture.at(41))
+            _ = try await store.users.disable(email: try #require(grace.email), now: Fixture.at(41))
             #expect(try await rotate(1, at: 42) == RotationResult(outcome: .invalid, user: nil))
             let unknown = try await store.sessions.rotateReadingUser(
                 sessionID: "missing", presentedCounter: 0, now: Fixture.at(42), grace: Fixture.grace,

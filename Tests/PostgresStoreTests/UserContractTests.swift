@@ -47,8 +47,8 @@ import Testing
             let ada = try await Fixture.user(store)
             let first = try await Fixture.session(store, ada)
             _ = try await Fixture.session(store, ada, at: 1)
-            #expect(try await store.users.disable(email: ada.email, now: Fixture.at(10)) == 2)
-            #expect(try await store.users.disable(email: ada.email, now: Fixture.at(20)) == 0)
+            #expect(try await store.users.disable(email: try #require(ada.email), now: Fixture.at(10)) == 2)
+            #expect(try await store.users.disable(email: try #require(ada.email), now: Fixture.at(20)) == 0)
             #expect(try await store.users.find(byID: ada.id)?.disabledAt == Fixture.at(10))
             #expect(try await store.sessions.find(sessionID: first.id)?.revokedAt == Fixture.at(10))
             await #expect(throws: StoreError.userDisabled) { try await Fixture.session(store, ada, at: 30) }
@@ -69,16 +69,16 @@ import Testing
             let ada = try await Fixture.user(store)
             #expect(
                 try await store.users.customerIDs(userID: ada.id, emailAsRegistered: true) == ["registered": ada.id])
-            try await store.users.markEmailVerified(email: ada.email, now: Fixture.at(3))
-            try await store.users.markEmailVerified(email: ada.email, now: Fixture.at(9))
+            try await store.users.markEmailVerified(email: try #require(ada.email), now: Fixture.at(3))
+            try await store.users.markEmailVerified(email: try #require(ada.email), now: Fixture.at(9))
             #expect(try await store.users.find(byID: ada.id)?.emailVerifiedAt == Fixture.at(3))
             #expect(
                 try await store.users.customerIDs(userID: ada.id, emailAsRegistered: true) == ["registered": ada.email])
             #expect(
                 try await store.users.customerIDs(userID: ada.id, emailAsRegistered: false) == ["registered": ada.id])
-            try await store.users.setCustomerID(email: ada.email, key: "crm", value: "c-1")
-            try await store.users.setCustomerID(email: ada.email, key: "crm", value: "c-2")
-            try await store.users.setCustomerID(email: ada.email, key: "registered", value: "r-9")
+            try await store.users.setCustomerID(email: try #require(ada.email), key: "crm", value: "c-1")
+            try await store.users.setCustomerID(email: try #require(ada.email), key: "crm", value: "c-2")
+            try await store.users.setCustomerID(email: try #require(ada.email), key: "registered", value: "r-9")
             #expect(
                 try await store.users.customerIDs(userID: ada.id, emailAsRegistered: true)
                     == ["registered": "r-9", "crm": "c-2"])

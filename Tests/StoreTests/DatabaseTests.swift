@@ -18,7 +18,7 @@ import Testing
                 try connection.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
                     .map { (row: Row) throws(StoreError) in try row.string(0) }
             }
-            #expect(tables == ["customer_ids", "sessions", "users"])
+            #expect(tables == ["customer_ids", "id_token_uses", "identities", "sessions", "users"])
             database.close()
         }
     }
@@ -109,7 +109,7 @@ import Testing
         // ... and after both closed.
         let third = try temporary.open()
         defer { third.close() }
-        #expect(try UserStore(database: third).find(byEmail: user.email) == user)
+        #expect(try UserStore(database: third).find(byEmail: try #require(user.email)) == user)
         #expect(try SessionStore(database: third).find(sessionID: session.id)?.counter == 1)
     }
 

@@ -28,7 +28,7 @@ import Testing
             }
             #expect(Self.fill(database) == .unavailable(.diskFull))
             let users = UserStore(database: database)
-            #expect(try users.find(byEmail: ada.email) == ada)
+            #expect(try users.find(byEmail: try #require(ada.email)) == ada)
             #expect(throws: StoreError.unavailable(.diskFull)) {
                 try SessionStore(database: database).create(
                     userID: ada.id, userAgent: String(repeating: "u", count: 20_000), ip: nil, refreshTTL: .seconds(60),
@@ -50,14 +50,15 @@ import Testing
                 try connection.executeScript("PRAGMA query_only = ON")
             }
             #expect(throws: StoreError.unavailable(.readOnly)) { try Fixture.user(database, email: "bob@example.com") }
+            let adaEmail = try #require(ada.email)
             #expect(throws: StoreError.unavailable(.readOnly)) {
-                try UserStore(database: database).disable(email: ada.email)
+                try UserStore(database: database).disable(email: adaEmail)
             }
-            #expect(try UserStore(database: database).find(byEmail: ada.email) == ada)
+            #expect(try UserStore(database: database).find(byEmail: adaEmail) == ada)
             try database.withWriterConnection { (connection: Connection) throws(StoreError) in
                 try connection.executeScript("PRAGMA query_only = OFF")
             }
-            #expect(try UserStore(database: database).disable(email: ada.email) == 0)
+            #expect(try UserStore(database: database).disable(email: adaEmail) == 0)
         }
     }
 

@@ -83,11 +83,11 @@ import Testing
         #expect(before.status?.revokedAt == nil && before.customerIDs == ["registered": user.id])
 
         let other = try temporary.open()
-        try UserStore(database: other).setCustomerID(email: user.email, key: "crm", value: "C-7")
+        try UserStore(database: other).setCustomerID(email: try #require(user.email), key: "crm", value: "C-7")
         let after = try sessions.statusAndCustomerIDs(sessionID: session.id, userID: user.id)
         #expect(after.customerIDs == ["registered": user.id, "crm": "C-7"])
 
-        #expect(try UserStore(database: other).disable(email: user.email) == 1)
+        #expect(try UserStore(database: other).disable(email: try #require(user.email)) == 1)
         other.close()
         #expect(try sessions.status(sessionID: session.id)?.revokedAt != nil)
         #expect(try sessions.statusAndCustomerIDs(sessionID: session.id, userID: user.id).status?.revokedAt != nil)
@@ -163,7 +163,7 @@ import Testing
     func customerIDsKeyedByArguments() throws {
         try TemporaryDatabase.with { database, _ in
             let (user, session) = try Self.liveSession(database)
-            try UserStore(database: database).markEmailVerified(email: user.email)
+            try UserStore(database: database).markEmailVerified(email: try #require(user.email))
             let sessions = SessionStore(database: database)
             let plain = try sessions.statusAndCustomerIDs(sessionID: session.id, userID: user.id)
             let email = try sessions.statusAndCustomerIDs(

@@ -56,8 +56,8 @@ import Testing
             let ada = try Fixture.user(database)
             let bob = try Fixture.user(database, email: "bob@example.com")
             #expect(try users.list().map(\.email) == ["ada@example.com", "bob@example.com"])
-            try users.setCustomerID(email: bob.email, key: "registered", value: "B-1")
-            try users.setCustomerID(email: bob.email, key: "crm", value: "42")
+            try users.setCustomerID(email: try #require(bob.email), key: "registered", value: "B-1")
+            try users.setCustomerID(email: try #require(bob.email), key: "crm", value: "42")
             #expect(try users.customerIDs(userID: bob.id) == ["registered": "B-1", "crm": "42"])
             try users.updatePasswordHash(userID: ada.id, hash: "$argon2id$new")
             #expect(try users.find(byID: ada.id)?.passwordHash == "$argon2id$new")
@@ -78,8 +78,8 @@ import Testing
                     userID: user.id, userAgent: "ua", ip: "127.0.0.1", now: Fixture.epoch, refreshTTL: .seconds(60),
                     maxLifetime: .seconds(600))
             }
-            #expect(try users.disable(email: user.email, now: Fixture.epoch) == 3)
-            #expect(try users.disable(email: user.email, now: Fixture.epoch.addingTimeInterval(5)) == 0)
+            #expect(try users.disable(email: try #require(user.email), now: Fixture.epoch) == 3)
+            #expect(try users.disable(email: try #require(user.email), now: Fixture.epoch.addingTimeInterval(5)) == 0)
             #expect(try users.find(byID: user.id)?.disabledAt == Fixture.epoch)
             #expect(try sessions.liveSessions(userID: user.id, now: Fixture.epoch).isEmpty)
             #expect(throws: StoreError.userDisabled) {

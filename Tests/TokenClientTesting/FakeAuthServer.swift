@@ -35,10 +35,16 @@ public final class FakeAuthServer: HTTPTransport {
         public var streamTTL = 900
         public var streamOmitsExp = false
         public var gates: [String: Gate] = [:]
+        /// The `created` of an accepted `POST /auth/idtoken`; `nil` leaves it out (a server that is not tokenvend).
+        public var signInCreates: Bool? = true
     }
 
-    public static let user = User(id: "u-1", email: "ada@example.com", role: "user", tenantId: nil)
+    public static let user = User(id: "u-1", email: email, role: "user", tenantId: nil)
+    /// The fake user's email.
+    public static let email = "ada@example.com"
     public static let password = "correct horse"
+    /// The one ID token `POST /auth/idtoken` accepts.
+    public static let idToken = "eyJ.fake-id-token.sig"
 
     public let clock: TestClock
     public let state = Mutex(State())
@@ -88,6 +94,7 @@ public final class FakeAuthServer: HTTPTransport {
     private func route(_ request: Recorded) -> (Int, Data) {
         switch (request.method, request.path) {
         case ("POST", "/auth/login"): return login(request)
+        case ("POST", "/auth/idtoken"): return signIn(request)
         case ("POST", "/auth/refresh"): return refresh(request)
         case ("POST", "/auth/logout"): return (state.withLock { $0.logoutStatus }, Data())
         case ("GET", "/auth/me"):
@@ -122,6 +129,19 @@ public final class FakeAuthServer: HTTPTransport {
         return (200, Self.json(state.withLock { issuePair(&$0) }))
     }
 
+    /// `POST /auth/idtoken`: ``idToken`` signs in (``signInCreates`` tells `created`), any other token is 401
+    /// `invalid_grant`.
+    private func signIn(_ request: Recorded) -> (Int, Data) {
+        guard let body = request.body, let signIn = try? JSONDecoder().decode(IDTokenSignInRequest.self, from: body)
+        else { return Self.error(400, .invalidRequest) }
+        guard signIn.idToken == Self.idToken else { return Self.error(401, .invalidGrant) }
+        return state.withLock { state in
+            var answer = issuePair(&state)
+            answer.created = state.signInCreates
+            return (200, Self.json(answer))
+        }
+    }
+
     private func refresh(_ request: Recorded) -> (Int, Data) {
         guard let body = request.body, let refresh = try? JSONDecoder().decode(RefreshRequest.self, from: body)
         else { return Self.error(400, .invalidRequest) }
@@ -144,8 +164,8 @@ public final class FakeAuthServer: HTTPTransport {
     private func stream(_ request: Recorded) -> (Int, Data) {
         guard authorized(request) else { return Self.error(401, .invalidToken) }
         let asked = request.body.flatMap { try? JSONDecoder().decode(StreamTokenRequest.self, from: $0) }
-        let ids = asked?.customerIds ?? ["registered": Self.user.email]
-        guard ids.allSatisfy({ $0.key == "registered" && $0.value == Self.user.email }) else {
+        let ids = asked?.customerIds ?? ["registered": Self.email]
+        guard ids.allSatisfy({ $0.key == "registered" && $0.value == Self.email }) else {
             return Self.error(403, .insufficientScope)
         }
         let now = Int(clock.now.timeIntervalSince1970)

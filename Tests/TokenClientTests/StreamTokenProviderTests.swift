@@ -20,7 +20,7 @@ struct StreamTokenProviderTests {
         try await session.login(email: "ada@example.com", password: FakeAuthServer.password)
     }
 
-    func provider(_ ids: [String: String]? = ["registered": FakeAuthServer.user.email]) -> StreamTokenProvider<
+    func provider(_ ids: [String: String]? = ["registered": FakeAuthServer.email]) -> StreamTokenProvider<
         AuthSession
     > {
         StreamTokenProvider(session: session, customerIds: ids, now: clock.closure)
@@ -37,7 +37,7 @@ struct StreamTokenProviderTests {
         let request = try #require(server.requests.last)
         #expect(request.method == "POST" && request.path == "/stream-token")
         let body = try JSONDecoder().decode(StreamTokenRequest.self, from: try #require(request.body))
-        #expect(body.customerIds == ["registered": FakeAuthServer.user.email])
+        #expect(body.customerIds == ["registered": FakeAuthServer.email])
     }
 
     @Test("the token is reused until 60 s before exp, then replaced ahead of expiry")

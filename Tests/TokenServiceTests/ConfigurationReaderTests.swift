@@ -117,6 +117,8 @@ import Testing
             case .keyList, .accessKeyList: environment[key.environmentName] = keys
             case .cidrList: environment[key.environmentName] = #"["10.0.0.0/8"]"#
             case .choice(let names): environment[key.environmentName] = names[0]
+            case .identityProviders:
+                environment[key.environmentName] = #"{"apple":{"preset":"apple","audiences":["com.example.app"]}}"#
             }
         }
         environment["TOKENVEND_REFRESH_TOKEN_SECRET"] = nil

@@ -36,7 +36,7 @@ import Testing
         .invalidRequest("x"), .weakPassword, .invalidCredentials, .invalidToken(presented: false),
         .invalidToken(presented: true), .invalidGrant, .insufficientScope, .csrfFailed, .registrationClosed,
         .notFound, .emailTaken, .unsupportedMediaType, .tooManyRequests(retryAfter: 1), .upstream("x"),
-        .unavailable("x", retryAfter: 1),
+        .unavailable("x", retryAfter: 1), .invalidIDToken, .identityConflict,
     ]
     static func arm(_ error: ServiceError) -> Int {
         switch error {
@@ -54,6 +54,8 @@ import Testing
         case .tooManyRequests: 11
         case .upstream: 12
         case .unavailable: 13
+        case .invalidIDToken: 14
+        case .identityConflict: 15
         }
     }
 
@@ -132,7 +134,7 @@ import Testing
     @Test("the example lists name every case of HTTPServerError, ServiceError and MossError")
     func enumerationsAreComplete() {
         #expect(Set(Self.httpServerErrors.map(Self.arm)) == Set(0...9))
-        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...13))
+        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...15))
         #expect(Set(Self.mossErrors.map(Self.arm)) == Set(0...5))
     }
 
@@ -177,14 +179,41 @@ import Testing
         User(id: "u-1", email: "a\"b\\c/d@example.com", role: "user", tenantId: nil),
         User(id: "u-2", email: "e@example.com", tenantId: "t-1"),
         User(id: "u-3", email: "tab\there\n@example.com", role: "admin", tenantId: "é😀"),
+        User(id: "u-4", email: nil, role: "user", tenantId: nil),
     ]
 
     /// What the server wrote before the fast writers (`JSONObject.serialized()`), to prove the bytes unchanged.
+    /// An account without an email has no `email` member (issue 17).
     static func reference(_ user: User) -> JSONObject {
-        [
-            "id": .string(user.id), "email": .string(user.email), "role": .string(user.role),
-            "tenantId": user.tenantId.map(JSONValue.string) ?? .null,
-        ]
+        accountMembers(first: .init(name: "id", value: .string(user.id)), user.email, user.role, user.tenantId)
+    }
+
+    /// `first`, then `email` when present, `role` and `tenantId` (`null` when absent).
+    static func accountMembers(first: JSONObject.Member, _ email: String?, _ role: String, _ tenantId: String?)
+        -> JSONObject
+    {
+        var members = [first]
+        if let email { members.append(.init(name: "email", value: .string(email))) }
+        members.append(.init(name: "role", value: .string(role)))
+        members.append(.init(name: "tenantId", value: tenantId.map(JSONValue.string) ?? .null))
+        return JSONObject(members)
+    }
+
+    @Test("an account without an email has no email member in the login and /auth/me bodies")
+    func accountWithoutEmail() throws {
+        let user = User(id: "u-4", email: nil, role: "user", tenantId: nil)
+        #expect(
+            String(decoding: TokenResponse(expiresIn: 900, user: user).jsonBytes(), as: UTF8.self)
+                == #"{"expiresIn":900,"user":{"id":"u-4","role":"user","tenantId":null}}"#)
+        #expect(
+            String(decoding: MeResponse(sub: "u-4", email: nil, role: "user").jsonBytes(), as: UTF8.self)
+                == #"{"sub":"u-4","role":"user","tenantId":null}"#)
+        let encoded = try JSONEncoder().encode(user)
+        #expect(!String(decoding: encoded, as: UTF8.self).contains("email"))
+        #expect(try JSONDecoder().decode(User.self, from: encoded) == user)
+        let me = try JSONDecoder().decode(
+            MeResponse.self, from: Data(#"{"sub":"u-4","role":"user","tenantId":null}"#.utf8))
+        #expect(me.email == nil)
     }
 
     @Test("TokenResponse.jsonBytes decodes to the same value and has the bytes the server always sent")
@@ -219,6 +248,23 @@ import Testing
         #expect(bearerText.hasSuffix(#""tenantId":null}}"#))
     }
 
+    @Test("an ID-token sign-in's TokenResponse ends with created, decodes to the same value, and login's has none")
+    func tokenResponseCreated() throws {
+        for created in [true, false] {
+            let response = TokenResponse(expiresIn: 900, user: Self.users[0], created: created)
+            let bytes = response.jsonBytes()
+            #expect(try JSONDecoder().decode(TokenResponse.self, from: Data(bytes)) == response)
+            let members: [JSONObject.Member] = [
+                .init(name: "expiresIn", value: .integer(900)),
+                .init(name: "user", value: .object(Self.reference(Self.users[0]))),
+                .init(name: "created", value: .bool(created)),
+            ]
+            #expect(bytes == JSONObject(members).serialized())
+        }
+        let login = TokenResponse(expiresIn: 900, user: Self.users[0])
+        #expect(!String(decoding: login.jsonBytes(), as: UTF8.self).contains("created"))
+    }
+
     @Test("VendedToken.jsonBytes decodes to the same value and has the bytes the server always sent")
     func vendedToken() throws {
         for token in [VendedToken(token: "a.b.c", expiresIn: 300), VendedToken(token: "q\"\\\u{1}", expiresIn: 0)] {
@@ -236,10 +282,8 @@ import Testing
             let me = MeResponse(sub: user.id, email: user.email, role: user.role, tenantId: user.tenantId)
             let bytes = me.jsonBytes()
             #expect(try JSONDecoder().decode(MeResponse.self, from: Data(bytes)) == me)
-            let reference: JSONObject = [
-                "sub": .string(me.sub), "email": .string(me.email), "role": .string(me.role),
-                "tenantId": me.tenantId.map(JSONValue.string) ?? .null,
-            ]
+            let reference = Self.accountMembers(
+                first: .init(name: "sub", value: .string(me.sub)), me.email, me.role, me.tenantId)
             #expect(bytes == reference.serialized())
         }
     }

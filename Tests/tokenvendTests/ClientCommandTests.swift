@@ -41,7 +41,7 @@ final class CommandHarness: Sendable {
     }
 
     func login(password: String = FakeAuthServer.password) async throws -> Int32 {
-        let command = try LoginCommand.parse(common + ["--email", FakeAuthServer.user.email, "--password-stdin"])
+        let command = try LoginCommand.parse(common + ["--email", FakeAuthServer.email, "--password-stdin"])
         return await exitStatus { try await command.run(in: context(stdin: password + "\n")) }
     }
 

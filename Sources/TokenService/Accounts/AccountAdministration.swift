@@ -16,13 +16,16 @@ public struct AccountAdministration: Sendable {
     /// One account as `users list` prints it.
     public struct Account: Sendable, Equatable {
         public let id: String
-        public let email: String
+        /// Nil for an account made from an identity without an email.
+        public let email: String?
         public let role: String
         public let tenantID: String?
         public let disabled: Bool
         public let createdAt: Date
         public let emailVerified: Bool
         public let customerIDs: [String: String]
+        /// The providers of the account's identities (`apple`, `google`, …), oldest link first.
+        public let identityProviders: [String]
     }
 
     /// Why an operation was refused; `description` is one line for the terminal.
@@ -33,6 +36,8 @@ public struct AccountAdministration: Sendable {
         case emailTaken
         case notFound
         case invalidCustomerID
+        /// The account has no such identity (`users unlink-identity`).
+        case identityNotFound
         case store(String)
 
         public var description: String {
@@ -43,12 +48,13 @@ public struct AccountAdministration: Sendable {
             case .emailTaken: "an account with this email exists"
             case .notFound: "no account with this email"
             case .invalidCustomerID: "customer id keys and values must be 1 to 256 bytes"
+            case .identityNotFound: "the account has no identity with this provider and subject"
             case .store(let reason): "database: \(reason)"
             }
         }
     }
 
-    private let backend: any StoreBackend
+    let backend: any StoreBackend
     private let hasher: PasswordHasher
     private let policy: PasswordPolicy
     private let emailAsRegistered: Bool
@@ -78,7 +84,7 @@ public struct AccountAdministration: Sendable {
         emailAsRegistered = configuration.stream.emailCustomerId
     }
 
-    private var users: any UserStoring { backend.users }
+    var users: any UserStoring { backend.users }
 
     /// Creates an account with a verified email (the operator vouches for it). Its `registered` customer id
     /// is the email when `stream.emailCustomerId` is on, else the user id.
@@ -167,7 +173,8 @@ public struct AccountAdministration: Sendable {
             return Account(
                 id: user.id, email: user.email, role: user.role, tenantID: user.tenantID, disabled: user.isDisabled,
                 createdAt: user.createdAt, emailVerified: user.isEmailVerified,
-                customerIDs: try await users.customerIDs(userID: user.id, emailAsRegistered: emailAsRegistered))
+                customerIDs: try await users.customerIDs(userID: user.id, emailAsRegistered: emailAsRegistered),
+                identityProviders: try await backend.identities.identities(userID: user.id).map(\.provider))
         } catch {
             throw .store("\(error)")
         }

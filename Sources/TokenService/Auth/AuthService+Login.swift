@@ -7,8 +7,9 @@ import Store
 extension AuthService {
     /// `POST /auth/login`: `{"email", "password"}` → 200 tokens (bearer) or cookies (cookie mode).
     ///
-    /// Unknown emails, disabled accounts and wrong passwords answer the same 401 after the same work: the
-    /// password is verified against a dummy hash of the same cost when there is no usable account. Failures
+    /// Unknown emails, disabled accounts, accounts without a password (made from an identity) and wrong
+    /// passwords answer the same 401 after the same work: the password is verified against a dummy hash of the
+    /// same cost when there is no usable account or stored hash. Failures
     /// count per account (429 beyond `rateLimit.loginFailuresPerAccount` in `rateLimit.loginWindowSeconds`);
     /// success clears them, and a hash made with an older cost is upgraded.
     func login(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {

@@ -5,10 +5,11 @@ import HTTPServer
 import Store
 
 extension AuthService {
-    /// The 200 answer of login and refresh: tokens in the body (bearer) or in cookies (cookie mode), with
-    /// `Cache-Control: no-store` and `Pragma: no-cache`.
+    /// The 200 answer of login, refresh and ID-token sign-in: tokens in the body (bearer) or in cookies (cookie
+    /// mode), with `Cache-Control: no-store` and `Pragma: no-cache`; `created` is set by ID-token sign-in only.
     func tokenResponse(
-        user: Store.User, session: Session, counter: Int64, strategy: AuthStrategy, status: HTTPStatus = .ok
+        user: Store.User, session: Session, counter: Int64, strategy: AuthStrategy, status: HTTPStatus = .ok,
+        created: Bool? = nil
     ) throws -> HTTPResponse {
         let issued = try accessTokens.issue(for: user, sessionID: session.id, now: now())
         guard let refresh = refreshTokens.encode(sessionID: session.id, counter: counter) else {
@@ -17,12 +18,13 @@ extension AuthService {
         metrics.tokensIssued.increment(.access)
         metrics.tokensIssued.increment(.refresh)
         var headers = HTTPHeaders.noStore
-        let body: TokenResponse
+        var body: TokenResponse
         switch strategy {
         case .bearer:
             body = .bearer(
                 accessToken: issued.token, refreshToken: refresh, expiresIn: issued.expiresIn,
                 user: Self.wireUser(user))
+            body.created = created
         case .cookie:
             let refreshLifetime = max(0, Int(session.refreshExpiresAt.timeIntervalSince(now())))
             // 256 random bits. Not `HMACKey.generateSecret`: that makes HMAC keys and refuses fewer than 64 bytes,
@@ -36,7 +38,7 @@ extension AuthService {
             }
             body = TokenResponse(
                 accessToken: nil, refreshToken: nil, tokenType: nil, expiresIn: issued.expiresIn,
-                user: Self.wireUser(user))
+                user: Self.wireUser(user), created: created)
         }
         return .json(status: status, bytes: body.jsonBytes(), headers: headers)
     }

@@ -5,7 +5,7 @@ import Logging
 import PasswordHash
 import Store
 
-/// The account and session endpoints of API.md: register, login, refresh, logout, me, sessions.
+/// The account and session endpoints of API.md: register, login, ID-token sign-in, refresh, logout, me, sessions.
 ///
 /// Works on any store backend (`any UserStoring`, `any SessionStoring`). Handlers that wait (Argon2id on the
 /// hashing pool, database writes, PostgreSQL reads) are async; `me` answers on the event loop when the store has
@@ -20,6 +20,8 @@ struct AuthService: Sendable {
     let refreshTokens: RefreshTokenCodec
     let authenticator: Authenticator
     let limits: Limits
+    /// `POST /auth/idtoken`'s verifiers and identities.
+    let identity: IdentitySignIn
     let metrics: ServiceMetrics
     let now: @Sendable () -> Date
 

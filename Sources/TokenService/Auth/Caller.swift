@@ -2,7 +2,8 @@
 struct Caller: Sendable {
     let userID: String
     let sessionID: String
-    let email: String
+    /// Nil for an account without an email.
+    let email: String?
     let role: String
     let tenantID: String?
     /// Whether the token came from the access cookie (cookie mode) rather than `Authorization`.

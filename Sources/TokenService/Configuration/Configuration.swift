@@ -38,6 +38,8 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     public var moss: MossConfiguration? = nil
     /// Bloomreach Stream keys for `POST /stream-token` (`stream.*`).
     public var stream: Stream = Stream()
+    /// Sign-in with Apple, Google and other identity providers' ID tokens (`identity.*`, `identityProviders`).
+    public var identity: Identity = Identity()
     /// Log level and format (`log.*`).
     public var log: Log = Log()
 

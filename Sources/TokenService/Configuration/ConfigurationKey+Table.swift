@@ -58,6 +58,9 @@ extension ConfigurationKey {
             .init("stream.activeKid", .optionalString),
             .init("stream.ttlSeconds", .integer(1...day)),
             .init("stream.emailCustomerId", .boolean),
+            .init("identity.maxTokenAgeSeconds", .integer(30...day)),
+            .init("identity.linkVerifiedEmail", .boolean),
+            .init("identityProviders", .identityProviders),
             .init("log.level", .choice(Logger.Level.allCases.map(\.rawValue))),
             .init("log.format", .choice(TokenServiceConfiguration.Log.Format.allCases.map(\.rawValue))),
         ]

@@ -27,6 +27,8 @@ struct ConfigurationKey {
         case accessKeyList
         case cidrList
         case choice([String])
+        /// `identityProviders`: a whole section, an object of named providers (a JSON object in the environment).
+        case identityProviders
     }
 
     /// Key path as written in the file, e.g. `refreshToken.reuseGraceSeconds`.
@@ -86,6 +88,8 @@ struct ConfigurationKey {
             return [(exclusiveSibling ?? path, ConfigValue(.string(secret), isSecret: true))]
         case .cidrList:
             return one(.stringArray(isNull ? [] : try check.cidrList(value).map(\.description)))
+        case .identityProviders:
+            return Self.identityProviderValues(isNull ? [] : try check.identityProviders(value), path: path)
         case .keyList:
             let keys = isNull ? [] : try check.signingKeys(value)
             return one(.stringArray(keys.map(\.kid)))
@@ -125,7 +129,7 @@ struct ConfigurationKey {
             return trimmed.isEmpty ? .null : .string(raw)
         case .string, .url, .choice:
             return .string(trimmed)
-        case .keyList, .accessKeyList, .cidrList:
+        case .keyList, .accessKeyList, .cidrList, .identityProviders:
             if trimmed.isEmpty { return .null }
             do {
                 return try ConfigurationValue.parse(Array(trimmed.utf8))
@@ -135,6 +139,10 @@ struct ConfigurationKey {
                     reason =
                         #"expected a JSON list such as ["10.0.0.0/8","2001:db8::/32"], got "#
                         + "\(ConfigurationValue.string(raw).summary)"
+                } else if case .identityProviders = kind {
+                    reason =
+                        #"expected a JSON object such as {"apple":{"preset":"apple","audiences":["com.example.app"]}}"#
+                        + ", got text that is not JSON"
                 } else {
                     // The text holds secrets: never echo it or the parser's excerpt of it.
                     reason = #"expected a JSON list such as [{"kid":"k1","secret":"..."}], got text that is not JSON"#

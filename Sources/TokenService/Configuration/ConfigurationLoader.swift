@@ -145,6 +145,11 @@ public enum ConfigurationLoader {
                 }
                 throw .unknownKey(key: section, source: path, suggestion: closest)
             }
+            // A whole-section key (`identityProviders`): its members are names the operator chose.
+            if table[section] != nil {
+                entries.append(Entry(key: section, value: value, source: path))
+                continue
+            }
             guard case .object(let members) = value else {
                 throw .invalidValue(key: section, source: path, reason: "expected an object, got \(value.summary)")
             }

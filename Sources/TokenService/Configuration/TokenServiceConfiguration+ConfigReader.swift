@@ -37,6 +37,7 @@ extension TokenServiceConfiguration {
         rateLimit = RateLimit(reader: reader.scoped(to: "rateLimit"))
         moss = try MossConfiguration(reader: reader.scoped(to: "moss"))
         stream = Stream(reader: reader.scoped(to: "stream"))
+        identity = Identity(reader: reader)
         log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
         log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format
     }

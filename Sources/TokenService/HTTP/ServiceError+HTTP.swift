@@ -8,10 +8,10 @@ extension ServiceError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
         case .invalidRequest, .weakPassword: .badRequest
-        case .invalidCredentials, .invalidToken, .invalidGrant: .unauthorized
+        case .invalidCredentials, .invalidToken, .invalidGrant, .invalidIDToken: .unauthorized
         case .insufficientScope, .csrfFailed, .registrationClosed: .forbidden
         case .notFound: .notFound
-        case .emailTaken: .conflict
+        case .emailTaken, .identityConflict: .conflict
         case .unsupportedMediaType: .unsupportedMediaType
         case .tooManyRequests: .tooManyRequests
         case .upstream: .badGateway
@@ -29,7 +29,7 @@ extension ServiceError: HTTPResponseError {
     public var headers: HTTPHeaders {
         var fields = HTTPHeaders()
         switch self {
-        case .invalidToken(presented: false), .invalidCredentials, .invalidGrant:
+        case .invalidToken(presented: false), .invalidCredentials, .invalidGrant, .invalidIDToken:
             fields.add(name: "WWW-Authenticate", value: #"Bearer realm="tokenvend""#)
         case .invalidToken(presented: true):
             fields.add(name: "WWW-Authenticate", value: #"Bearer realm="tokenvend", error="invalid_token""#)

@@ -22,6 +22,10 @@ public struct ServiceMetrics: Sendable {
     public let refreshReuseDetected: ServiceCounter
     /// `tokenvend_sessions_revoked_total{reason}` (`session_cap`: a login beyond `session.maxPerUser`).
     public let sessionsRevoked: LabelledCounter<RevocationReason>
+    /// `tokenvend_idtoken_signins_total{result}`.
+    public let idTokenSignIns: LabelledCounter<IDTokenSignInResult>
+    /// `tokenvend_idtoken_rejections_total{reason}`.
+    public let idTokenRejections: LabelledCounter<IDTokenRejectionReason>
     private let samplers: Samplers
 
     /// Creates the metrics in `registry`. Default: a new registry of their own.
@@ -38,6 +42,12 @@ public struct ServiceMetrics: Sendable {
         sessionsRevoked = LabelledCounter(
             registry: registry, name: "tokenvend_sessions_revoked_total", help: "Sessions revoked by reason.",
             label: "reason")
+        idTokenSignIns = LabelledCounter(
+            registry: registry, name: "tokenvend_idtoken_signins_total", help: "ID-token sign-ins by result.",
+            label: "result")
+        idTokenRejections = LabelledCounter(
+            registry: registry, name: "tokenvend_idtoken_rejections_total",
+            help: "ID tokens refused with 401 invalid_grant, by reason.", label: "reason")
         samplers = Samplers()
     }
 

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// One HTTP `POST` of a JSON body over libcurl that finishes exactly once: with the answer, at the deadline, on
+/// One HTTP `POST` of a JSON body (Moss) or `GET` (an identity provider's JWKS) over libcurl that finishes exactly once: with the answer, at the deadline, on
 /// cancellation, or as soon as the answer is known to be unacceptable, whichever comes first.
 ///
 /// libcurl rather than URLSession, because the limits must hold inside the transfer: swift-corelibs-foundation
@@ -13,7 +13,8 @@ import Synchronization
 /// - the write callback refuses the first byte past the limit, which aborts the transfer at once;
 /// - a non-2xx status is settled when its head is complete: the header callback aborts before any body is read;
 /// - redirects are not followed, only `http` and `https` are spoken, and `CURLOPT_TIMEOUT_MS` bounds connect,
-///   send and answer together (sub-second values work);
+///   send and answer together (sub-second values work); `CURLOPT_CONNECTTIMEOUT_MS` bounds the connect alone when
+///   given;
 /// - cancelling the caller answers it at once; the transfer stops at libcurl's next progress callback (at most
 ///   about a second later, sooner while data flows).
 ///
@@ -22,7 +23,10 @@ import Synchronization
 /// one exchange and freed in `deinit`. Nothing from the request body (the project key) or from libcurl's error
 /// text ends up in the outcome.
 ///
-/// Thread-safety (`@unchecked Sendable`): `handle`, `headerList`, `body`, `headStatus` and `refusal` are touched
+/// The failures are ``MossError``'s cases, the transport's vocabulary here: `upstreamUnavailable` (no answer) and
+/// `badUpstreamResponse` (an answer over the limit or not HTTP); the JWKS fetcher maps them to its own errors.
+///
+/// Thread-safety (`@unchecked Sendable`): `handle`, `headerList`, `body`, `headStatus`, `cacheControl` and `refusal` are touched
 /// by `init`, then only by the one thread running `curl_easy_perform` (callbacks run on it) and by `deinit`;
 /// `abandoned` is an `Atomic`; `waiter` is behind a `Mutex`.
 final class CurlHTTPExchange: @unchecked Sendable {
@@ -42,6 +46,8 @@ final class CurlHTTPExchange: @unchecked Sendable {
     private var body = Data()
     /// The final (non-1xx) status, once its head is complete.
     private var headStatus: Int?
+    /// The last head's `Cache-Control` value (several fields joined with commas, RFC 9110 §5.3), if any.
+    private var cacheControl: String?
     /// Why a callback stopped the transfer, when it was the answer's fault.
     private var refusal: MossError?
     private let abandoned = Atomic<Bool>(false)
@@ -58,30 +64,62 @@ final class CurlHTTPExchange: @unchecked Sendable {
     ///   ``MossError/badUpstreamResponse`` for a body over `limit`, or ``MossError/upstreamUnavailable`` for a
     ///   transport failure (an answer that is not HTTP included), the deadline or cancellation.
     static func post(_ json: Data, to url: URL, timeout: Double, limit: Int) async -> Outcome {
-        guard let exchange = CurlHTTPExchange(url: url, json: json, timeout: timeout, limit: limit) else {
+        guard let exchange = CurlHTTPExchange(url: url, json: json, timeout: timeout, connectTimeout: nil, limit: limit)
+        else {
             return .failure(.upstreamUnavailable)
         }
-        return await withTaskCancellationHandler {
+        return await exchange.run(timeout: timeout)
+    }
+
+    /// Fetches `url` with `GET` and waits at most `timeout` seconds for the answer (`connectTimeout` of them for
+    /// the connection); cancelling the caller ends the wait at once.
+    ///
+    /// - Returns: as ``post(_:to:timeout:limit:)``, plus the answer's `Cache-Control` value, if any.
+    static func get(
+        _ url: URL, timeout: Double, connectTimeout: Double, limit: Int
+    ) async -> (outcome: Outcome, cacheControl: String?) {
+        guard
+            let exchange = CurlHTTPExchange(
+                url: url, json: nil, timeout: timeout, connectTimeout: connectTimeout, limit: limit)
+        else {
+            return (.failure(.upstreamUnavailable), nil)
+        }
+        let outcome = await exchange.run(timeout: timeout)
+        // Read after the answer: set on the transfer's thread, whose finishing the continuation orders before us.
+        return (outcome, exchange.answeredCacheControl)
+    }
+
+    private func run(timeout: Double) async -> Outcome {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                exchange.start(continuation, timeout: timeout)
+                start(continuation, timeout: timeout)
             }
         } onCancel: {
-            exchange.abandon()
+            abandon()
         }
     }
 
-    /// Creates the handle and sets every option; `nil` when libcurl refuses one (no transfer then).
-    private init?(url: URL, json: Data, timeout: Double, limit: Int) {
+    /// ``cacheControl`` once the transfer finished (nil if the caller was answered before it did).
+    private var answeredCacheControl: String? { finished.load(ordering: .acquiring) ? cacheControl : nil }
+    private let finished = Atomic<Bool>(false)
+
+    /// Creates the handle and sets every option; `nil` when libcurl refuses one (no transfer then). A `nil` body
+    /// is a `GET`.
+    private init?(url: URL, json: Data?, timeout: Double, connectTimeout: Double?, limit: Int) {
         _ = Self.globalInit
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         self.limit = limit
-        for field in ["Content-Type: application/json", "Accept: application/json", "Expect:"] {
+        let fields =
+            json == nil
+            ? ["Accept: application/jwk-set+json, application/json"]
+            : ["Content-Type: application/json", "Accept: application/json", "Expect:"]
+        for field in fields {
             // A failed append leaves the list as it was; it would only lose a header, so stop with an error.
             guard let list = curl_slist_append(headerList, field) else { return nil }
             headerList = list
         }
-        guard configure(url: url, json: json, timeout: timeout) else { return nil }
+        guard configure(url: url, json: json, timeout: timeout, connectTimeout: connectTimeout) else { return nil }
     }
 
     deinit {
@@ -89,9 +127,10 @@ final class CurlHTTPExchange: @unchecked Sendable {
         curl_slist_free_all(headerList)
     }
 
-    private func configure(url: URL, json: Data, timeout: Double) -> Bool {
+    private func configure(url: URL, json: Data?, timeout: Double, connectTimeout: Double?) -> Bool {
         let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         let milliseconds = max(1, Int((timeout * 1000).rounded(.up)))
+        let connectMilliseconds = connectTimeout.map { max(1, Int(($0 * 1000).rounded(.up))) } ?? 0
         // libcurl copies string options; the header list and the context outlive the transfer (owned by self).
         let results: [CURLcode] = [
             url.absoluteString.withCString { tv_curl_setopt_ptr(handle, CURLOPT_URL, $0) },
@@ -99,15 +138,13 @@ final class CurlHTTPExchange: @unchecked Sendable {
             tv_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0),
             tv_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
             tv_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds),
+            // 0 is libcurl's default (300 s, still within CURLOPT_TIMEOUT_MS).
+            tv_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, connectMilliseconds),
             tv_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1),
             tv_curl_setopt_long(handle, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1),
             tv_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)),
             tv_curl_setopt_ptr(handle, CURLOPT_USERAGENT, "tokenvend"),
             tv_curl_setopt_ptr(handle, CURLOPT_HTTPHEADER, headerList),
-            tv_curl_setopt_long(handle, CURLOPT_POST, 1),
-            // The size first, so COPYPOSTFIELDS copies exactly these bytes (binary-safe).
-            tv_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(json.count)),
-            json.withUnsafeBytes { tv_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) },
             tv_curl_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, Self.writeBody),
             tv_curl_setopt_ptr(handle, CURLOPT_WRITEDATA, context),
             tv_curl_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION, Self.writeHeader),
@@ -116,7 +153,14 @@ final class CurlHTTPExchange: @unchecked Sendable {
             tv_curl_setopt_ptr(handle, CURLOPT_XFERINFODATA, context),
             tv_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
         ]
-        return results.allSatisfy { $0 == CURLE_OK }
+        guard let json else { return results.allSatisfy { $0 == CURLE_OK } }
+        let post: [CURLcode] = [
+            tv_curl_setopt_long(handle, CURLOPT_POST, 1),
+            // The size first, so COPYPOSTFIELDS copies exactly these bytes (binary-safe).
+            tv_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(json.count)),
+            json.withUnsafeBytes { tv_curl_setopt_ptr(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) },
+        ]
+        return (results + post).allSatisfy { $0 == CURLE_OK }
     }
 
     private func start(_ continuation: CheckedContinuation<Outcome, Never>, timeout: Double) {
@@ -146,6 +190,7 @@ final class CurlHTTPExchange: @unchecked Sendable {
     private func perform() {
         let code = curl_easy_perform(handle)
         let outcome = outcome(of: code)
+        finished.store(true, ordering: .releasing)
         waiter.withLock { $0.take() }?.resume(returning: outcome)
     }
 
@@ -193,11 +238,21 @@ final class CurlHTTPExchange: @unchecked Sendable {
     /// exchange: the transfer stops before any of its body is read.
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard !abandoned.load(ordering: .relaxed) else { return 0 }
+        noteCacheControl(bytes)
         guard bytes.allSatisfy({ $0 == 0x0D || $0 == 0x0A }), let status = responseCode(), status >= 200 else {
             return bytes.count
         }
         headStatus = status
         return (200..<300).contains(status) ? bytes.count : 0
+    }
+
+    /// Keeps the current head's `Cache-Control`.
+    private func noteCacheControl(_ bytes: UnsafeRawBufferPointer) {
+        switch Self.cacheControlLine(bytes) {
+        case .statusLine: cacheControl = nil
+        case .cacheControl(let value): cacheControl = cacheControl.map { "\($0), \(value)" } ?? value
+        case .other: break
+        }
     }
 
     private static func exchange(_ context: UnsafeMutableRawPointer?) -> CurlHTTPExchange? {

@@ -34,6 +34,9 @@ extension Components {
         router.get("/.well-known/openid-configuration") { request, _ in discovery.openID(request) }
         router.post("/auth/register") { request, context async throws in try await auth.register(request, context) }
         router.post("/auth/login") { request, context async throws in try await auth.login(request, context) }
+        router.post("/auth/idtoken") { request, context async throws in
+            try await auth.signInWithIDToken(request, context)
+        }
         router.post("/auth/refresh") { request, context async throws in try await auth.refresh(request, context) }
         router.post("/auth/logout") { request, context async throws in try await auth.logout(request, context) }
         router.on(.get, "/auth/me", .syncOrAsync { request, context in try auth.me(request, context) })

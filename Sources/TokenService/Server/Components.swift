@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import IdentityProviders
 import JWT
 import Logging
 import PasswordHash
@@ -17,7 +18,8 @@ struct Components: Sendable {
 
     init(
         configuration: TokenServiceConfiguration, backend: any StoreBackend, metrics: ServiceMetrics, logger: Logger,
-        mossUpstream: (any MossUpstream)?, now: @escaping @Sendable () -> Date
+        mossUpstream: (any MossUpstream)?, jwksFetcher: any JWKSFetching = CurlJWKSFetcher(),
+        now: @escaping @Sendable () -> Date
     ) throws {
         let users = backend.users
         let sessions = backend.sessions
@@ -65,7 +67,10 @@ struct Components: Sendable {
             users: users, sessions: sessions, hasher: hasher, hashingPool: hashingPool,
             policy: PasswordPolicy(minLength: password.minLength), accessTokens: accessTokens,
             refreshTokens: try RefreshTokenCodec(secret: refreshSecret.bytes), authenticator: authenticator,
-            limits: limits, metrics: metrics, now: now)
+            limits: limits,
+            identity: try IdentitySignIn(
+                configuration: configuration.identity, store: backend.identities, fetcher: jwksFetcher, logger: logger),
+            metrics: metrics, now: now)
         vending = TokenVending(
             authenticator: authenticator,
             stream: try Self.streamIssuer(configuration.stream),

@@ -101,7 +101,8 @@ public final class TokenServer: Sendable {
         // A counter is needed until the window after it ends (the estimate weighs the previous window).
         purge.counterRetention = .seconds(2 * max(configuration.rateLimit.loginWindowSeconds, 60))
         sessionPurger = SessionPurger(
-            sessions: backend.sessions, rateLimits: backend.rateLimits, configuration: purge, logger: logger, now: now)
+            sessions: backend.sessions, rateLimits: backend.rateLimits, identities: backend.identities,
+            configuration: purge, logger: logger, now: now)
         let components = try Components(
             configuration: configuration, backend: backend, metrics: metrics, logger: logger,
             mossUpstream: mossUpstream, now: now)

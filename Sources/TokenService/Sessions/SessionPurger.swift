@@ -4,8 +4,9 @@ import Logging
 import Store
 import Synchronization
 
-/// Deletes sessions that can no longer be used, in the background, in small batches, and prunes the shared
-/// rate-limit counters whose windows have ended (when the store has them).
+/// Deletes sessions that can no longer be used, in the background, in small batches, prunes the shared
+/// rate-limit counters whose windows have ended (when the store has them), and forgets the used ID tokens
+/// (`POST /auth/idtoken`'s replay guard) that have expired (when given the identity store).
 ///
 /// Every `interval` (default 10 min; the first run 1 min after start) it deletes sessions that were revoked,
 /// or whose refresh token expired, more than `retention` ago (default 2 days), at most `batchSize` rows
@@ -40,6 +41,7 @@ final class SessionPurger: @unchecked Sendable {
     let configuration: Configuration
     private let sessions: any SessionStoring
     private let rateLimits: (any RateLimitCounters)?
+    private let identities: (any IdentityStoring)?
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let queue = DispatchQueue(label: "tokenvend.sessions.purge")
@@ -55,10 +57,12 @@ final class SessionPurger: @unchecked Sendable {
 
     init(
         sessions: any SessionStoring, rateLimits: (any RateLimitCounters)? = nil,
-        configuration: Configuration = Configuration(), logger: Logger, now: @escaping @Sendable () -> Date
+        identities: (any IdentityStoring)? = nil, configuration: Configuration = Configuration(), logger: Logger,
+        now: @escaping @Sendable () -> Date
     ) {
         self.sessions = sessions
         self.rateLimits = rateLimits
+        self.identities = identities
         self.configuration = configuration
         self.logger = logger
         self.now = now
@@ -116,7 +120,7 @@ final class SessionPurger: @unchecked Sendable {
         }
     }
 
-    /// Batches until a short one, a failure, or `stop()`; then prunes the counters.
+    /// Batches until a short one, a failure, or `stop()`; then prunes the counters and the used ID tokens.
     private func run() async -> Int {
         let retention = configuration.retention.components.seconds
         let cutoff = now().addingTimeInterval(-Double(retention))
@@ -134,6 +138,7 @@ final class SessionPurger: @unchecked Sendable {
             try? await Task.sleep(for: configuration.pause)
         }
         await pruneCounters()
+        await pruneTokenUses()
         state.withLock { $0.running = nil }
         if total > 0 { logger.info("purged ended sessions", metadata: ["sessions.deleted": "\(total)"]) }
         return total
@@ -147,6 +152,17 @@ final class SessionPurger: @unchecked Sendable {
             if pruned > 0 { logger.debug("pruned rate-limit counters", metadata: ["counters.deleted": "\(pruned)"]) }
         } catch {
             logger.warning("rate-limit counter prune failed; retrying at the next run", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// A used ID token is remembered until its `exp`; after that its own expiry refuses it.
+    private func pruneTokenUses() async {
+        guard let identities, !isStopped else { return }
+        do {
+            let pruned = try await identities.pruneUses(expiredBy: now())
+            if pruned > 0 { logger.debug("pruned used ID tokens", metadata: ["idTokens.deleted": "\(pruned)"]) }
+        } catch {
+            logger.warning("used ID token prune failed; retrying at the next run", metadata: ["error": "\(error)"])
         }
     }
 

@@ -6,7 +6,8 @@ struct AccessClaims: JWTPayload, Equatable {
     let subject: String
     let sessionID: String
     let tokenID: String
-    let email: String
+    /// Absent for an account without an email (the issuer omits the claim).
+    let email: String?
     let role: String
     let tenantID: String?
     let expiresAt: Int64
@@ -19,7 +20,12 @@ struct AccessClaims: JWTPayload, Equatable {
         guard let subject = claims.subject, !subject.isEmpty else { throw .missingClaim("sub") }
         guard let sessionID = claims.string("sid"), !sessionID.isEmpty else { throw .missingClaim("sid") }
         guard let tokenID = claims.id else { throw .missingClaim("jti") }
-        guard let email = claims.string("email") else { throw .missingClaim("email") }
+        let email: String?
+        switch claims["email"] {
+        case nil: email = nil
+        case .string(let address)?: email = address
+        default: throw .invalidClaim("email")
+        }
         guard let role = claims.string("role") else { throw .missingClaim("role") }
         guard let expiresAt = claims.expiration else { throw .missingClaim("exp") }
         guard let issuedAt = claims.issuedAt else { throw .missingClaim("iat") }

@@ -4,8 +4,8 @@ import Store
 import StrictJSON
 
 /// Signs and verifies access tokens: a JWS signed with the current key of the ring (HS512, ES256 or EdDSA),
-/// header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`, `sub`, `sid`, `iat`, `exp`, `jti`, `email`, `role`,
-/// `tenantId` (API.md "Access tokens").
+/// header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`, `sub`, `sid`, `iat`, `exp`, `jti`, `email`
+/// (omitted when the account has none), `role`, `tenantId` (API.md "Access tokens").
 ///
 /// Verification fixes the algorithm by the key (the header must match exactly), rejects an unknown or missing
 /// `kid`, requires `exp` and `iat`, honours `nbf`, checks `iss`, `aud` and `typ`, all with the configured leeway,
@@ -40,7 +40,7 @@ struct AccessTokenIssuer: Sendable {
     /// A new access token for `user` in session `sessionID`, and its lifetime in seconds.
     func issue(for user: Store.User, sessionID: String, now: Date) throws(JWTError) -> (token: String, expiresIn: Int) {
         let issuedAt = Int64(now.timeIntervalSince1970)
-        let claims: JWTClaims = [
+        var claims: JWTClaims = [
             "iss": .string(issuer),
             "aud": .string(audience),
             "sub": .string(user.id),
@@ -48,10 +48,12 @@ struct AccessTokenIssuer: Sendable {
             "iat": .integer(issuedAt),
             "exp": .integer(issuedAt + lifetime),
             "jti": .string(UUID().uuidString.lowercased()),
-            "email": .string(user.email),
-            "role": .string(user.role),
-            "tenantId": user.tenantID.map(JSONValue.string) ?? .null,
         ]
+        // No claim at all for an account without an email (made from an identity), rather than `null`; the
+        // others keep their order after it.
+        if let email = user.email { claims["email"] = .string(email) }
+        claims["role"] = .string(user.role)
+        claims["tenantId"] = user.tenantID.map(JSONValue.string) ?? .null
         return (try signer.sign(claims), Int(lifetime))
     }
 

@@ -51,3 +51,21 @@ extension StreamTokenRequest {
                 .optionalStringMap("customerIds"))
     }
 }
+
+extension IDTokenSignInRequest {
+    /// The body of `POST /auth/idtoken`: `{"provider", "idToken", "nonce"?, "name"?: {"givenName"?,
+    /// "familyName"?}}`; `nonce`, `name` and the name's members may be `null`.
+    /// - Throws: `ServiceError.unsupportedMediaType`, or `.invalidRequest` naming the broken rule.
+    public init(body request: HTTPRequest) throws(ServiceError) {
+        let body = try JSONRequestBody(request, allowed: ["provider", "idToken", "nonce", "name"])
+        var name: PersonName?
+        if let members = try body.optionalObject("name", allowed: ["givenName", "familyName"]) {
+            name = PersonName(
+                givenName: try members.optionalString("givenName"), familyName: try members.optionalString("familyName")
+            )
+        }
+        self.init(
+            provider: try body.string("provider"), idToken: try body.string("idToken"),
+            nonce: try body.optionalString("nonce"), name: name)
+    }
+}

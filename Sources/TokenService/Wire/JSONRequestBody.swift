@@ -52,6 +52,19 @@ struct JSONRequestBody {
         return string
     }
 
+    /// An optional object member read with the same rules (only the `allowed` members); absent or `null` gives
+    /// nil, any other non-object is 400.
+    func optionalObject(_ name: String, allowed: Set<String>) throws(ServiceError) -> JSONRequestBody? {
+        guard let value = object[name], !value.isNull else { return nil }
+        guard case .object(let members) = value else { throw .invalidRequest("\"\(name)\" must be an object.") }
+        for member in members.members where !allowed.contains(member.name) {
+            throw .invalidRequest("Unexpected member \"\(name).\(Self.printable(member.name))\".")
+        }
+        return JSONRequestBody(object: members)
+    }
+
+    private init(object: JSONObject) { self.object = object }
+
     /// An optional object of string values: absent gives nil; `null`, like any other non-object, is 400 (the
     /// member's documented type is an object, and a client that means "all of them" omits it).
     func optionalStringMap(_ name: String) throws(ServiceError) -> [String: String]? {

@@ -32,6 +32,8 @@ struct FaultyStore: StoreBackend {
 
     var users: any UserStoring { FaultyUsers(inner: inner.userStore, faults: faults) }
     var sessions: any SessionStoring { FaultySessions(inner: inner.sessionStore, faults: faults) }
+    /// Without faults: the identity store of `inner`.
+    var identities: any IdentityStoring { inner.identityStore }
     var rateLimits: (any RateLimitCounters)? { counters }
     var isShared: Bool { counters != nil }
     var displayName: String { "faulty:" + inner.displayName }
@@ -52,7 +54,7 @@ struct FaultyUsers: UserStoring {
     private func check() throws(StoreError) { if let error = faults.current.everything { throw error } }
 
     func create(
-        id: String, email: String, passwordHash: String, role: String, tenantID: String?, emailVerifiedAt: Date?,
+        id: String, email: String?, passwordHash: String?, role: String, tenantID: String?, emailVerifiedAt: Date?,
         now: Date
     ) async throws(StoreError) -> User {
         try check()

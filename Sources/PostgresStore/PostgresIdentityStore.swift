@@ -1,0 +1,150 @@
+public import Store
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// Identities and the ID-token replay guard in PostgreSQL, with the results and errors of `IdentityStore`
+/// (SQLite). The replay table is shared by every instance of the deployment.
+///
+/// None of these writes changes a session's kept status, so they leave the status caches alone.
+public struct PostgresIdentityStore: IdentityStoring {
+    let context: PostgresContext
+
+    init(context: PostgresContext) {
+        self.context = context
+    }
+
+    /// The class of the transaction-level advisory locks `createUser` takes per (provider, subject) ("idnt");
+    /// the two-key lock space never meets the migrator's one-key lock.
+    static let lockClass: Int32 = 0x6964_6e74
+
+    static let columns = "provider, subject, user_id, email, created_at"
+
+    public func user(provider: String, subject: String) async throws(StoreError) -> User? {
+        let rows = try await context.read([
+            PostgresStatement(
+                "identities.user",
+                """
+                SELECT \(PostgresUserStore.columns) FROM users
+                WHERE id = (SELECT user_id FROM identities WHERE provider = $1 AND subject = $2)
+                """, [provider, subject])
+        ])
+        return try rows[0].first.map(PostgresUserStore.user)
+    }
+
+    public func link(
+        provider: String, subject: String, userID: String, email: String?, now: Date
+    ) async throws(StoreError) {
+        do {
+            _ = try await context.writeCounters([
+                PostgresStatement(
+                    "identities.link",
+                    """
+                    INSERT INTO identities (\(Self.columns)) VALUES ($1, $2, $3, $4, \(PostgresContext.now(5)))
+                    """, [provider, subject, userID, email, context.time(now)])
+            ])
+        } catch .constraint(.foreignKey) {
+            throw .notFound  // the only reference: the user
+        }
+    }
+
+    public func createUser(
+        id: String, email: String?, emailVerifiedAt: Date?, role: String, provider: String, subject: String,
+        now: Date
+    ) async throws(StoreError) -> (user: User, created: Bool) {
+        let time = context.time(now)
+        let verified = emailVerifiedAt.map { String($0.postgresMilliseconds) }
+        // Under a lock per (provider, subject), the next statement's snapshot (READ COMMITTED) sees a link that a
+        // racing request committed meanwhile, and then creates nothing.
+        let statements: [PostgresStatement] = [
+            .begin,
+            PostgresStatement(
+                "identities.createLock",
+                "SELECT pg_advisory_xact_lock(\(Self.lockClass), hashtext($1 || chr(10) || $2))", [provider, subject]),
+            PostgresStatement(
+                "identities.create",
+                """
+                WITH existing AS (SELECT user_id FROM identities WHERE provider = $1 AND subject = $2),
+                t AS (SELECT \(PostgresContext.now(7)) AS now),
+                u AS (
+                    INSERT INTO users (\(PostgresUserStore.columns))
+                    SELECT $3, $4, NULL, $5, NULL, NULL, t.now, $6::bigint FROM t
+                    WHERE NOT EXISTS (SELECT 1 FROM existing)
+                    RETURNING id),
+                i AS (
+                    INSERT INTO identities (\(Self.columns))
+                    SELECT $1, $2, u.id, $4, t.now FROM u, t
+                    RETURNING user_id)
+                SELECT (SELECT count(*) FROM i)
+                """, [provider, subject, id, email, role, verified, time]),
+            PostgresStatement(
+                "identities.createRead",
+                """
+                SELECT \(PostgresUserStore.columns) FROM users
+                WHERE id = (SELECT user_id FROM identities WHERE provider = $1 AND subject = $2)
+                """, [provider, subject]),
+            .commit,
+        ]
+        return try await context.pool.withConnection {
+            (connection: PostgresConnection) throws(StoreError) -> (user: User, created: Bool) in
+            let rows = try connection.run(statements, deadline: connection.deadline)
+            let created = try rows[2].first?.int64(0) ?? 0
+            guard let row = rows[3].first else { throw .misuse("identities.create read no user") }
+            return (try PostgresUserStore.user(row), created > 0)
+        }
+    }
+
+    public func identities(userID: String) async throws(StoreError) -> [Identity] {
+        let rows = try await context.read([
+            PostgresStatement(
+                "identities.list",
+                "SELECT \(Self.columns) FROM identities WHERE user_id = $1 ORDER BY created_at, provider, subject",
+                [userID])
+        ])
+        var identities: [Identity] = []
+        for row in rows[0].rows {
+            identities.append(
+                Identity(
+                    provider: try row.string(0), subject: try row.string(1), userID: try row.string(2),
+                    email: try row.optionalString(3), createdAt: Date(postgresMilliseconds: try row.int64(4))))
+        }
+        return identities
+    }
+
+    public func unlink(provider: String, subject: String) async throws(StoreError) -> Bool {
+        let rows = try await context.writeCounters([
+            PostgresStatement(
+                "identities.unlink", "DELETE FROM identities WHERE provider = $1 AND subject = $2",
+                [provider, subject])
+        ])
+        return rows[0].affected > 0
+    }
+
+    public func recordUse(tokenHash: String, expiresAt: Date, now: Date) async throws(StoreError) -> Bool {
+        // One statement: of two instances inserting the same hash at once, one inserts and the other waits for
+        // it and then updates nothing (the row has not expired).
+        let rows = try await context.writeCounters([
+            PostgresStatement(
+                "identities.recordUse",
+                """
+                INSERT INTO id_token_uses (hash, expires_at) VALUES ($1, $2::bigint)
+                ON CONFLICT (hash) DO UPDATE SET expires_at = EXCLUDED.expires_at
+                WHERE id_token_uses.expires_at <= \(PostgresContext.now(3))
+                """, [tokenHash, String(expiresAt.postgresMilliseconds), context.time(now)])
+        ])
+        return rows[0].affected == 1
+    }
+
+    @discardableResult
+    public func pruneUses(expiredBy now: Date) async throws(StoreError) -> Int {
+        let rows = try await context.writeCounters([
+            PostgresStatement(
+                "identities.pruneUses", "DELETE FROM id_token_uses WHERE expires_at <= \(PostgresContext.now(1))",
+                [context.time(now)])
+        ])
+        return rows[0].affected
+    }
+}

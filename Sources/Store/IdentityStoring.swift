@@ -1,0 +1,69 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// Identities (provider, subject → user) and the replay guard of ID tokens, on any backend: `IdentityStore`
+/// (SQLite) and `PostgresIdentityStore` (PostgreSQL) implement it with the same results and errors.
+///
+/// Every method suspends; none blocks a thread of the cooperative pool. Deleting a user deletes its identities.
+public protocol IdentityStoring: Sendable {
+    /// The user linked to (provider, subject), or nil.
+    /// - Throws: `.unavailable`.
+    func user(provider: String, subject: String) async throws(StoreError) -> User?
+
+    /// Links (provider, subject) to an existing user.
+    /// - Parameter email: the verified email the provider gave, or nil.
+    /// - Throws: `.constraint(.primaryKey)` when (provider, subject) is linked already (to anyone), `.notFound`
+    ///   for an unknown user, `.unavailable`.
+    func link(provider: String, subject: String, userID: String, email: String?, now: Date) async throws(StoreError)
+
+    /// Creates a user without a password and links (provider, subject) to it, in one transaction.
+    ///
+    /// When (provider, subject) is linked already (a concurrent request for the same identity won), answers
+    /// that user with `created: false` and creates nothing: one identity never makes two users.
+    /// - Parameters:
+    ///   - email: the user's (normalised, verified) email, also stored on the identity; nil for none.
+    ///   - emailVerifiedAt: when the provider vouched for the email, or nil.
+    /// - Returns: the user, and whether this call created it.
+    /// - Throws: `.emailTaken` when the email belongs to another user, `.constraint(.primaryKey)` for a
+    ///   duplicate user id, `.unavailable`.
+    func createUser(
+        id: String, email: String?, emailVerifiedAt: Date?, role: String, provider: String, subject: String,
+        now: Date
+    ) async throws(StoreError) -> (user: User, created: Bool)
+
+    /// The user's identities, by creation time then provider and subject.
+    /// - Throws: `.unavailable`.
+    func identities(userID: String) async throws(StoreError) -> [Identity]
+
+    /// Removes the link of (provider, subject).
+    /// - Returns: whether there was one.
+    /// - Throws: `.unavailable`.
+    func unlink(provider: String, subject: String) async throws(StoreError) -> Bool
+
+    /// Records the use of an ID token (by the hex SHA-256 of its text), kept until its expiry.
+    /// - Returns: true the first time, false for a replay of a token still remembered (on PostgreSQL across
+    ///   every instance of the deployment). A remembered row whose `expiresAt` is not after `now` no longer
+    ///   counts: the token is refused by its `exp` anyway.
+    /// - Throws: `.unavailable`.
+    func recordUse(tokenHash: String, expiresAt: Date, now: Date) async throws(StoreError) -> Bool
+
+    /// Deletes the remembered uses that expired at or before `now` (the session purger calls it).
+    /// - Returns: how many were deleted.
+    /// - Throws: `.unavailable`.
+    @discardableResult
+    func pruneUses(expiredBy now: Date) async throws(StoreError) -> Int
+}
+
+extension IdentityStoring {
+    /// `createUser` with the usual defaults: a new lowercase UUID, role `user`, now.
+    public func createUser(
+        email: String?, emailVerifiedAt: Date?, provider: String, subject: String
+    ) async throws(StoreError) -> (user: User, created: Bool) {
+        try await createUser(
+            id: UUID().uuidString.lowercased(), email: email, emailVerifiedAt: emailVerifiedAt, role: "user",
+            provider: provider, subject: subject, now: Date())
+    }
+}

@@ -1,0 +1,177 @@
+import AuthAPI
+import Foundation
+import HTTPServer
+import IdentityProviders
+import Logging
+import Store
+
+extension AuthService {
+    /// `POST /auth/idtoken`: `{"provider", "idToken", "nonce"?, "name"?}` → 200 like login, plus `created`.
+    ///
+    /// The ID token is checked by the provider's `IDTokenVerifier` (keys from its cached JWKS), then accepted once
+    /// (its hash is remembered until its `exp`, shared by every instance on PostgreSQL). Accounts: a known identity
+    /// signs in its user; an unknown one whose verified email belongs to a user is linked to it only when
+    /// `identity.linkVerifiedEmail` is on (else 409 `identity_conflict`); otherwise a user without a password is
+    /// made when registration is open (else 403 `registration_closed`).
+    ///
+    /// Every token failure, and a disabled account, is the same 401 `invalid_grant`: the reason goes to the log
+    /// and to `tokenvend_idtoken_rejections_total{reason}`, never to the client. Failures count against the
+    /// client address like failed logins against an account (429 beyond `rateLimit.loginFailuresPerAccount` in
+    /// `rateLimit.loginWindowSeconds`); no account is known before the token is verified.
+    func signInWithIDToken(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+        do {
+            try await limitAddress(request)
+        } catch {
+            if case .tooManyRequests = error { metrics.idTokenSignIns.increment(.rateLimited) }
+            throw error
+        }
+        let strategy = try Self.strategy(of: request)
+        let body = try IDTokenSignInRequest(body: request)
+        guard let verifier = identity.verifiers[body.provider] else {
+            throw ServiceError.invalidRequest("Unknown provider.")
+        }
+        let failureKey = "idtoken:" + Self.addressKey(of: request)
+        let failures: RateLimiter.Decision
+        do {
+            failures = try await limits.accountFailures.check(failureKey)
+        } catch {
+            throw Self.rateLimitUnavailable(error)
+        }
+        if case .limited(let seconds) = failures {
+            metrics.idTokenSignIns.increment(.rateLimited)
+            throw ServiceError.tooManyRequests(retryAfter: seconds)
+        }
+        let rejected = { (reason: IDTokenRejectionReason) async throws -> ServiceError in
+            try await self.rejectIDToken(reason, provider: body.provider, failureKey: failureKey, context: context)
+        }
+        let token: VerifiedIDToken
+        do {
+            token = try await verifier.verify(body.idToken, nonce: body.nonce, now: now())
+        } catch .rejected(let reason) {
+            throw try await rejected(IDTokenRejectionReason(reason))
+        } catch .providerUnavailable(let retryAfter) {
+            metrics.idTokenSignIns.increment(.providerUnavailable)
+            context.logger.warning(
+                "ID-token sign-in: no keys for the provider", metadata: ["provider": "\(body.provider)"])
+            throw ServiceError.unavailable(
+                "The identity provider's keys cannot be fetched; retry later.", retryAfter: max(1, retryAfter))
+        }
+        let firstUse: Bool
+        do {
+            firstUse = try await identity.store.recordUse(
+                tokenHash: token.tokenHash, expiresAt: token.expiresAt, now: now())
+        } catch {
+            throw Self.mapStore(error)
+        }
+        guard firstUse else { throw try await rejected(.replayed) }
+        let (user, outcome) = try await account(for: token)
+        guard !user.isDisabled else { throw try await rejected(.userDisabled) }
+        do {
+            try await limits.accountFailures.reset(failureKey)
+        } catch {
+            context.logger.warning("ID-token failures not reset", metadata: ["error": "\(error)"])
+        }
+        context.accessLogMetadata["user.id"] = .string(user.id)
+        let session: Session
+        do {
+            let created = try await sessions.create(
+                userID: user.id, userAgent: request.headers["User-Agent"].map { String($0.prefix(256)) },
+                ip: request.clientAddress?.description ?? request.remoteAddress, now: now(),
+                refreshTTL: limits.refreshTTL, maxLifetime: limits.sessionMaxLifetime,
+                maxPerUser: limits.maxSessionsPerUser)
+            session = created.session
+            if created.revoked > 0 { metrics.sessionsRevoked.increment(.sessionCap, by: created.revoked) }
+        } catch {
+            throw Self.mapStore(error)
+        }
+        metrics.idTokenSignIns.increment(outcome)
+        context.logger.info(
+            "ID-token sign-in", metadata: ["provider": "\(token.provider)", "result": "\(outcome.rawValue)"])
+        return try tokenResponse(
+            user: user, session: session, counter: session.counter, strategy: strategy,
+            created: outcome == .created)
+    }
+
+    /// Counts and logs a refused token, records the failure against the client address, and gives the one body.
+    private func rejectIDToken(
+        _ reason: IDTokenRejectionReason, provider: String, failureKey: String, context: RequestContext
+    ) async throws -> ServiceError {
+        metrics.idTokenSignIns.increment(.rejected)
+        metrics.idTokenRejections.increment(reason)
+        context.logger.info(
+            "ID token refused", metadata: ["provider": "\(provider)", "reason": "\(reason.rawValue)"])
+        do {
+            try await limits.accountFailures.record(failureKey)
+        } catch {
+            // Unrecorded, a failure would not count: refuse rather than answer 401 (fail closed, as login does).
+            throw Self.rateLimitUnavailable(error)
+        }
+        return .invalidIDToken
+    }
+
+    /// The user a verified token signs in, and how: the linked user, a user linked by verified email, or a new
+    /// user without a password.
+    /// - Throws: `ServiceError.identityConflict`, `.registrationClosed`, or a store failure (mapped).
+    private func account(for token: VerifiedIDToken) async throws -> (Store.User, IDTokenSignInResult) {
+        let outcome: AccountOutcome
+        do {
+            outcome = try await resolveAccount(token)
+        } catch .emailTaken {
+            // The email was registered between the lookup and the insert.
+            outcome = .conflict
+        } catch {
+            throw Self.mapStore(error)
+        }
+        switch outcome {
+        case .user(let user, let result):
+            return (user, result)
+        case .conflict:
+            metrics.idTokenSignIns.increment(.conflict)
+            throw ServiceError.identityConflict
+        case .registrationClosed:
+            metrics.idTokenSignIns.increment(.registrationClosed)
+            throw ServiceError.registrationClosed
+        }
+    }
+
+    private enum AccountOutcome {
+        case user(Store.User, IDTokenSignInResult)
+        case conflict
+        case registrationClosed
+    }
+
+    private func resolveAccount(_ token: VerifiedIDToken) async throws(StoreError) -> AccountOutcome {
+        let store = identity.store
+        if let user = try await store.user(provider: token.provider, subject: token.subject) {
+            return .user(user, .signedIn)
+        }
+        let email = token.email.flatMap(EmailAddress.init)?.value
+        if let email, let existing = try await users.find(byEmail: email) {
+            guard identity.linkVerifiedEmail else { return .conflict }
+            if let winner = try await link(token, to: existing.id, email: email) { return .user(winner, .signedIn) }
+            if !existing.isEmailVerified { try await users.markEmailVerified(email: email, now: now()) }
+            return .user(try await users.find(byID: existing.id) ?? existing, .linked)
+        }
+        guard limits.registrationEnabled else { return .registrationClosed }
+        let made = try await store.createUser(
+            id: UUID().uuidString.lowercased(), email: email, emailVerifiedAt: email == nil ? nil : now(),
+            role: "user", provider: token.provider, subject: token.subject, now: now())
+        return .user(made.user, made.created ? .created : .signedIn)
+    }
+
+    /// Links the identity to `userID`; when a racing sign-in linked it first, the user it was linked to.
+    private func link(
+        _ token: VerifiedIDToken, to userID: String, email: String
+    ) async throws(StoreError) -> Store.User? {
+        do {
+            try await identity.store.link(
+                provider: token.provider, subject: token.subject, userID: userID, email: email, now: now())
+            return nil
+        } catch {
+            guard case .constraint(.primaryKey) = error,
+                let winner = try await identity.store.user(provider: token.provider, subject: token.subject)
+            else { throw error }
+            return winner
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import IdentityProviders
+import JWT
+import Logging
+import Store
+
+/// What `POST /auth/idtoken` works with: one verifier per configured provider (sharing one key cache), the
+/// identities store and the linking switch.
+struct IdentitySignIn: Sendable {
+    /// The verifiers by provider name (`identityProviders.<name>`).
+    let verifiers: [String: IDTokenVerifier]
+    let store: any IdentityStoring
+    /// `identity.linkVerifiedEmail`.
+    let linkVerifiedEmail: Bool
+
+    /// The verifiers of `configuration`, their keys fetched by `fetcher` into one cache whose fetches are logged.
+    /// - Throws: `ConfigurationError.invalidValue` naming the provider when its settings are refused (the loader
+    ///   has checked them already, so only a configuration built by hand can fail here).
+    init(
+        configuration: TokenServiceConfiguration.Identity, store: any IdentityStoring, fetcher: any JWKSFetching,
+        logger: Logger
+    ) throws(ConfigurationError) {
+        let keys = ProviderKeyCache(fetcher: fetcher, onEvent: { event in Self.log(event, logger: logger) })
+        var verifiers: [String: IDTokenVerifier] = [:]
+        for settings in configuration.providers {
+            let provider = try Self.provider(settings, maxTokenAgeSeconds: configuration.maxTokenAgeSeconds)
+            verifiers[settings.name] = IDTokenVerifier(provider: provider, keys: keys)
+        }
+        self.verifiers = verifiers
+        self.store = store
+        linkVerifiedEmail = configuration.linkVerifiedEmail
+    }
+
+    /// The verification settings of one configured provider.
+    static func provider(
+        _ settings: TokenServiceConfiguration.IdentityProviderSettings, maxTokenAgeSeconds: Int
+    ) throws(ConfigurationError) -> IdentityProvider {
+        let nonce: NonceMode =
+            switch settings.nonce {
+            case .sha256: .sha256
+            case .raw: .raw
+            case .rawOrSHA256: .rawOrSHA256
+            }
+        let algorithms = Set(settings.algorithms.compactMap(JWTAlgorithm.init(rawValue:)))
+        do {
+            return try IdentityProvider(
+                name: settings.name, issuers: settings.issuers, jwksURL: settings.jwksURL,
+                audiences: settings.audiences, nonce: nonce, algorithms: algorithms,
+                maxTokenAge: .seconds(maxTokenAgeSeconds))
+        } catch {
+            throw .invalidValue(key: "identityProviders.\(settings.name)", source: "", reason: "\(error)")
+        }
+    }
+
+    /// One log line per key fetch: `info` when keys were installed, `warning` when a fetch failed.
+    static func log(_ event: ProviderKeyCache.Event, logger: Logger) {
+        switch event {
+        case .fetched(let url, let keyCount, let skipped, let lifetime):
+            logger.info(
+                "identity provider keys fetched",
+                metadata: [
+                    "url": "\(url)", "keys": "\(keyCount)", "skipped": "\(skipped.count)",
+                    "lifetime_seconds": "\(lifetime)",
+                ])
+        case .fetchFailed(let url, let error, let holdingKeys):
+            logger.warning(
+                "identity provider keys not fetched",
+                metadata: ["url": "\(url)", "error": "\(error)", "holding_keys": "\(holdingKeys)"])
+        case .unusableKeySet(let url, let reason, let holdingKeys):
+            logger.warning(
+                "identity provider key set unusable",
+                metadata: ["url": "\(url)", "reason": "\(reason)", "holding_keys": "\(holdingKeys)"])
+        }
+    }
+}

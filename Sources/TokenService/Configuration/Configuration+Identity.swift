@@ -1,0 +1,93 @@
+extension TokenServiceConfiguration {
+    /// Sign-in with an identity provider's ID token (`identity.*` and `identityProviders.<name>`), for
+    /// `POST /auth/idtoken`. No provider is configured by default: the route then answers 400 for every provider.
+    public struct Identity: Sendable, Equatable {
+        /// The providers by name (`identityProviders.<name>`), sorted by name. Default: none.
+        public var providers: [IdentityProviderSettings] = []
+        /// The oldest `iat` accepted, in seconds before now; 30…86400. Default: 600 (10 minutes, the lifetime of
+        /// an Apple ID token: an app exchanges its token at once, and a replayed old one is refused).
+        public var maxTokenAgeSeconds: Int = 600
+        /// When true, an unknown identity whose verified email belongs to an existing user is linked to that
+        /// user; when false (the default) the sign-in answers 409 `identity_conflict`, because whoever controls
+        /// the provider account would otherwise take over an account made with a password. Default: false.
+        public var linkVerifiedEmail: Bool = false
+
+        /// The defaults.
+        public init() {}
+
+        /// The provider named `name`, if configured.
+        public func provider(named name: String) -> IdentityProviderSettings? {
+            providers.first { $0.name == name }
+        }
+    }
+
+    /// One `identityProviders.<name>` entry, with its preset already applied: every member is filled.
+    public struct IdentityProviderSettings: Sendable, Equatable {
+        /// How the token's `nonce` claim relates to the `nonce` the app sends.
+        public enum NonceMode: String, Sendable, Equatable, CaseIterable {
+            /// The claim is the lowercase hex SHA-256 of the raw nonce the app sends (Apple, Supabase).
+            case sha256
+            /// The claim is the nonce the app sends (Google).
+            case raw
+            /// Either of the above.
+            case rawOrSHA256 = "raw-or-sha256"
+        }
+
+        /// The presets `preset` accepts: they fill `issuers`, `jwksURL`, `nonce` and `algorithms`.
+        public enum Preset: String, Sendable, Equatable, CaseIterable {
+            /// Sign in with Apple: issuer `https://appleid.apple.com`, keys `https://appleid.apple.com/auth/keys`,
+            /// nonce `sha256`, RS256.
+            case apple
+            /// Google Sign-In: issuers `https://accounts.google.com` and `accounts.google.com`, keys
+            /// `https://www.googleapis.com/oauth2/v3/certs`, nonce `raw`, RS256.
+            case google
+        }
+
+        /// The algorithms an ID token may be signed with; never `none` or HMAC.
+        public static let supportedAlgorithms = ["RS256", "ES256"]
+
+        /// The name clients send as `provider` (`[a-z0-9][a-z0-9_-]*`, at most 32 characters).
+        public var name: String
+        /// The preset the entry started from, if any.
+        public var preset: Preset?
+        /// Accepted `iss` values, compared exactly.
+        public var issuers: [String]
+        /// Where the provider's JWKS is fetched: https, or http to a loopback host.
+        public var jwksURL: String
+        /// Accepted `aud` values: the app's bundle id, Services ID or OAuth client ids. Never empty.
+        public var audiences: [String]
+        /// How the `nonce` claim is checked.
+        public var nonce: NonceMode
+        /// Accepted `alg` values, a non-empty subset of ``supportedAlgorithms``.
+        public var algorithms: [String]
+
+        /// An entry with every member given.
+        public init(
+            name: String, preset: Preset? = nil, issuers: [String], jwksURL: String, audiences: [String],
+            nonce: NonceMode, algorithms: [String]
+        ) {
+            self.name = name
+            self.preset = preset
+            self.issuers = issuers
+            self.jwksURL = jwksURL
+            self.audiences = audiences
+            self.nonce = nonce
+            self.algorithms = algorithms
+        }
+
+        /// The values a preset fills: issuers, key URL, nonce mode and algorithms.
+        public static func defaults(
+            of preset: Preset
+        ) -> (issuers: [String], jwksURL: String, nonce: NonceMode, algorithms: [String]) {
+            switch preset {
+            case .apple:
+                (["https://appleid.apple.com"], "https://appleid.apple.com/auth/keys", .sha256, ["RS256"])
+            case .google:
+                (
+                    ["https://accounts.google.com", "accounts.google.com"],
+                    "https://www.googleapis.com/oauth2/v3/certs", .raw, ["RS256"]
+                )
+            }
+        }
+    }
+}

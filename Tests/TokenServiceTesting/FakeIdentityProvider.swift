@@ -1,0 +1,101 @@
+import Cryptography
+import Foundation
+import HTTPServerTesting
+import IdentityProvidersTesting
+import JWT
+import StrictJSON
+
+/// An identity provider shaped like Apple for end-to-end tests: its JWK Set served on loopback by tokenvend's own
+/// HTTP server (``FakeUpstream``), its issuer still `https://appleid.apple.com`, and ID tokens signed at test time
+/// with an RSA 2048 key (RS256) or a P-256 key (ES256), both made once per test process.
+public final class FakeIdentityProvider: Sendable {
+    public static let issuer = "https://appleid.apple.com"
+    public static let audience = "com.example.app"
+    static let rsa: TestRSAKey = {
+        do { return try TestRSAKey(kid: "apple-rsa-1") } catch { preconditionFailure("RSA key: \(error)") }
+    }()
+    static let ec: JWTKey = {
+        do { return try JWTKey.generate(kid: "apple-ec-1", algorithm: .es256) } catch {
+            preconditionFailure("EC key: \(error)")
+        }
+    }()
+
+    let server: FakeUpstream
+
+    /// Starts the key server; every answer is the JWK Set with `Cache-Control: max-age=3600`.
+    public init() throws {
+        let body = String(decoding: try Self.jwks(), as: UTF8.self)
+        server = try FakeUpstream(
+            always: .init(status: 200, body: body, headers: ["Cache-Control": "public, max-age=3600"]))
+    }
+
+    /// How many times tokenvend fetched the keys.
+    public var fetches: Int { server.callCount }
+
+    public func shutdown() async { await server.shutdown() }
+
+    /// `TOKENVEND_IDENTITY_PROVIDERS` for an `apple` preset whose key URL is this server (or `jwksURL`).
+    public func environment(jwksURL: String? = nil, extra: [String: String] = [:]) -> [String: String] {
+        let url = jwksURL ?? server.url.absoluteString
+        let providers =
+            #"{"apple":{"preset":"apple","audiences":["\#(Self.audience)"],"jwksURL":"\#(url)","#
+            + #""algorithms":["RS256","ES256"]}}"#
+        return ["TOKENVEND_IDENTITY_PROVIDERS": providers].merging(extra) { _, new in new }
+    }
+
+    static func jwks() throws -> [UInt8] {
+        guard let jwk = ec.publicJWK() else { throw TestKeyError.openSSL("no public JWK") }
+        let set = try JSONValue.parse(JWKSet(keys: [jwk]).serialized())
+        guard case .array(let keys)? = set.objectValue?["keys"], case .object(let ecObject)? = keys.first else {
+            throw TestKeyError.openSSL("JWK Set shape")
+        }
+        return TestIDToken.jwks([rsa.publicJWK, ecObject])
+    }
+
+    /// The lowercase hex SHA-256 of `raw`, as Apple puts the app's nonce in the token.
+    public static func hashedNonce(_ raw: String) throws -> String {
+        try SHA256.hash(Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// An Apple-shaped ID token for `subject`: issued now, expiring in 10 minutes, the SHA-256 of `nonce`, and
+    /// `email` with `email_verified` the string "true" (as Apple sends it) when given.
+    public static func token(
+        subject: String, email: String? = nil, nonce: String = "raw-nonce", audience: String = audience,
+        es256: Bool = false
+    ) throws -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        var claims: JSONObject = [
+            "iss": .string(issuer), "aud": .string(audience), "sub": .string(subject), "iat": .integer(now),
+            "exp": .integer(now + 600), "nonce": .string(try hashedNonce(nonce)),
+        ]
+        if let email {
+            claims["email"] = .string(email)
+            claims["email_verified"] = "true"
+        }
+        return es256 ? try TestIDToken.es256(claims, key: ec) : try TestIDToken.rs256(claims, key: rsa)
+    }
+
+    /// The JSON body of `POST /auth/idtoken`.
+    public static func body(_ token: String, nonce: String? = "raw-nonce", provider: String = "apple") -> String {
+        let nonceMember = nonce.map { #","nonce":"\#($0)""# } ?? ""
+        return #"{"provider":"\#(provider)","idToken":"\#(token)"\#(nonceMember)}"#
+    }
+}
+
+/// Runs `body` with a fake provider and a server configured for it (`environment` added), stopping both.
+public func withIdentityProvider<T>(
+    environment: [String: String] = [:], jwksURL: String? = nil,
+    _ body: (TestServer, FakeIdentityProvider) async throws -> T
+) async throws -> T {
+    let provider = try FakeIdentityProvider()
+    do {
+        let result = try await withTestServer(environment: provider.environment(jwksURL: jwksURL, extra: environment)) {
+            server in try await body(server, provider)
+        }
+        await provider.shutdown()
+        return result
+    } catch {
+        await provider.shutdown()
+        throw error
+    }
+}

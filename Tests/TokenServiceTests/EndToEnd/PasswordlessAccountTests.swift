@@ -1,0 +1,107 @@
+import Foundation
+import JWT
+import Logging
+import Store
+import StrictJSON
+import Testing
+import TokenServiceTesting
+
+@testable import TokenService
+
+/// Accounts made from an identity (issue 17): no password, perhaps no email.
+@Suite(.tags(.integration), .timeLimit(.minutes(1)))
+struct PasswordlessAccountTests {
+    private static let secret = String(repeating: "passwordless-secret-", count: 4)
+
+    private func issuer() throws -> AccessTokenIssuer {
+        let keys = try JWTKeySet(
+            keys: [try HMACKey(kid: "k1", algorithm: .hs512, secret: Self.secret)], signingKID: "k1")
+        return AccessTokenIssuer(keys: keys, issuer: "tokenvend", audience: "tokenvend", lifetime: 900, leeway: 30)
+    }
+
+    private static func payload(_ token: String) throws -> [String: Any] {
+        var part = String(token.split(separator: ".")[1])
+        part = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while part.count % 4 != 0 { part += "=" }
+        let data = try #require(Data(base64Encoded: part))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test("the session purger forgets used ID tokens once they expired, and only those")
+    func purgerPrunesTokenUses() async throws {
+        try await withTestServer { server in
+            let identities = server.server.backend.identities
+            let now = Date()
+            let expired = String(repeating: "1", count: 64)
+            let live = String(repeating: "2", count: 64)
+            // Expired a minute ago and valid for an hour: the same on the caller's and on PostgreSQL's clock.
+            let first = try await identities.recordUse(
+                tokenHash: expired, expiresAt: now.addingTimeInterval(-60), now: now)
+            let second = try await identities.recordUse(
+                tokenHash: live, expiresAt: now.addingTimeInterval(3600), now: now)
+            #expect(first && second)
+            let purger = SessionPurger(
+                sessions: server.server.backend.sessions, identities: identities, logger: .init(label: "test"),
+                now: { now })
+            _ = await purger.purgeNow()
+            await purger.stop()
+            // The purger deleted the expired row (nothing is left to prune) and kept the live one.
+            #expect(try await identities.pruneUses(expiredBy: now) == 0)
+            let kept = try await identities.recordUse(
+                tokenHash: live, expiresAt: now.addingTimeInterval(3600), now: now)
+            #expect(!kept)
+        }
+    }
+
+    @Test("a password login for an account without a password is the same 401 as a wrong password")
+    func loginWithoutPassword() async throws {
+        try await withTestServer { server in
+            let user = try await server.signUp()
+            let (linked, created) = try await server.server.backend.identities.createUser(
+                email: "apple-only@example.com", emailVerifiedAt: Date(), provider: "apple", subject: "001.x")
+            #expect(created && linked.passwordHash == nil)
+            let json = { (email: String, password: String) in #"{"email":"\#(email)","password":"\#(password)"}"# }
+            let wrong = try await server.request("POST", "/auth/login", json: json(user.email, "wrong password!"))
+            for password in [TestServer.password, "", "wrong password!"] {
+                let passwordless = try await server.request(
+                    "POST", "/auth/login", json: json("apple-only@example.com", password))
+                #expect(passwordless.status == 401)
+                #expect(passwordless.errorCode == "invalid_credentials")
+                #expect(passwordless.text == wrong.text)
+            }
+        }
+    }
+
+    @Test("the access token of an account without an email has no email claim and verifies")
+    func tokenWithoutEmail() throws {
+        let issuer = try issuer()
+        let now = Date()
+        let user = Store.User(
+            id: "u-anon", email: nil, passwordHash: nil, role: "user", tenantID: nil, disabledAt: nil, createdAt: now)
+        let (token, _) = try issuer.issue(for: user, sessionID: "s-1", now: now)
+        let claims = try Self.payload(token)
+        #expect(claims["email"] == nil)
+        #expect(claims["sub"] as? String == "u-anon" && claims["role"] as? String == "user")
+        let verified = try issuer.verify(token, now: now)
+        #expect(verified.email == nil && verified.subject == "u-anon")
+        // With an email, the claim is there as before.
+        var withEmail = user
+        withEmail.email = "ada@example.com"
+        let (other, _) = try issuer.issue(for: withEmail, sessionID: "s-1", now: now)
+        #expect(try Self.payload(other)["email"] as? String == "ada@example.com")
+        #expect(try issuer.verify(other, now: now).email == "ada@example.com")
+    }
+
+    @Test("an access token whose email claim is not a string is refused")
+    func emailClaimNotString() throws {
+        let keys = try JWTKeySet(
+            keys: [try HMACKey(kid: "k1", algorithm: .hs512, secret: Self.secret)], signingKID: "k1")
+        let now = Int64(Date().timeIntervalSince1970)
+        let claims: JWTClaims = [
+            "iss": "tokenvend", "aud": "tokenvend", "sub": "u-1", "sid": "s-1", "iat": .integer(now),
+            "exp": .integer(now + 900), "jti": "j", "email": .integer(5), "role": "user", "tenantId": .null,
+        ]
+        let token = try keys.signer(header: .standard(type: "at+jwt")).sign(claims)
+        #expect(throws: JWTError.invalidClaim("email")) { try issuer().verify(token, now: Date()) }
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import HTTPServerTesting
+import Testing
+import TokenService
+import TokenServiceTesting
+
+/// `POST /auth/idtoken` end to end: the real server on a loopback port, a fake Apple whose key URL is on loopback
+/// (issuer still `https://appleid.apple.com`), ID tokens signed at test time.
+@Suite(.tags(.integration), .timeLimit(.minutes(1)))
+struct IDTokenSignInTests {
+    typealias Provider = FakeIdentityProvider
+
+    static func subject() -> String { "001234.\(UUID().uuidString.lowercased())" }
+
+    @Test("a new identity with a verified email creates a passwordless user, created true, and the tokens work")
+    func newUser() async throws {
+        try await withIdentityProvider { server, provider in
+            let email = "new-\(UUID().uuidString.prefix(8).lowercased())@privaterelay.appleid.com"
+            let token = try Provider.token(subject: Self.subject(), email: email)
+            let response = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
+            #expect(response.status == 200)
+            #expect(response.headers["cache-control"] == "no-store")
+            let body = try response.object()
+            #expect(body["created"] as? Bool == true)
+            #expect(body["tokenType"] as? String == "Bearer")
+            let user = try #require(body["user"] as? [String: Any])
+            #expect(user["email"] as? String == email)
+            let access = try #require(body["accessToken"] as? String)
+            let me = try await server.request("GET", "/auth/me", headers: ["Authorization": "Bearer \(access)"])
+            #expect(me.status == 200)
+            #expect(try me.object()["sub"] as? String == user["id"] as? String)
+            // The user has no password: a login with any password is the usual 401.
+            let login = try await server.request(
+                "POST", "/auth/login", json: #"{"email":"\#(email)","password":"\#(TestServer.password)"}"#)
+            #expect(login.status == 401)
+            #expect(server.server.metrics.idTokenSignIns.value(.created) == 1)
+            #expect(provider.fetches == 1)
+            // The email came verified from Apple: it is marked so.
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            defer { accounts.close() }
+            let stored = try await TestBackend.afterOtherStoreChange {
+                try await accounts.list().first { $0.email == email }
+            } until: {
+                $0 != nil
+            }
+            #expect(stored?.emailVerified == true)
+        }
+    }
+
+    @Test("a known identity signs in its user with created false; the warm key cache makes no second fetch")
+    func knownIdentity() async throws {
+        try await withIdentityProvider { server, provider in
+            let subject = Self.subject()
+            let first = try await server.request(
+                "POST", "/auth/idtoken", json: Provider.body(try Provider.token(subject: subject, es256: true)))
+            #expect(first.status == 200)
+            let second = try await server.request(
+                "POST", "/auth/idtoken",
+                json: Provider.body(try Provider.token(subject: subject, nonce: "n2"), nonce: "n2"))
+            #expect(second.status == 200)
+            let firstUser = try #require(try first.object()["user"] as? [String: Any])
+            let secondUser = try #require(try second.object()["user"] as? [String: Any])
+            #expect(try first.object()["created"] as? Bool == true)
+            #expect(try second.object()["created"] as? Bool == false)
+            #expect(firstUser["id"] as? String == secondUser["id"] as? String)
+            // No email was given: the user has none, and the JSON omits it.
+            #expect(firstUser["email"] == nil)
+            #expect(provider.fetches == 1)
+            #expect(server.server.metrics.idTokenSignIns.value(.signedIn) == 1)
+        }
+    }
+
+    @Test("with identity.linkVerifiedEmail, a verified email of an existing user links the identity to that user")
+    func linkVerifiedEmail() async throws {
+        try await withIdentityProvider(environment: ["TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true"]) {
+            server, _ in
+            let existing = try await server.signUp()
+            let subject = Self.subject()
+            let response = try await server.request(
+                "POST", "/auth/idtoken",
+                json: Provider.body(try Provider.token(subject: subject, email: existing.email)))
+            #expect(response.status == 200)
+            #expect(try response.object()["created"] as? Bool == false)
+            #expect((try response.object()["user"] as? [String: Any])?["id"] as? String == existing.userID)
+            #expect(server.server.metrics.idTokenSignIns.value(.linked) == 1)
+            // The password still works, and the next sign-in finds the identity.
+            _ = try await server.logIn(email: existing.email)
+            let again = try await server.request(
+                "POST", "/auth/idtoken",
+                json: Provider.body(try Provider.token(subject: subject, nonce: "again"), nonce: "again"))
+            #expect((try again.object()["user"] as? [String: Any])?["id"] as? String == existing.userID)
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            defer { accounts.close() }
+            let stored = try await TestBackend.afterOtherStoreChange {
+                try await accounts.list().first { $0.email == existing.email.lowercased() }
+            } until: {
+                $0?.emailVerified == true
+            }
+            #expect(stored?.emailVerified == true)
+        }
+    }
+
+    @Test("without linking, a verified email of an existing user is 409 identity_conflict and nothing is linked")
+    func linkRefused() async throws {
+        try await withIdentityProvider { server, _ in
+            let existing = try await server.signUp()
+            let subject = Self.subject()
+            let response = try await server.request(
+                "POST", "/auth/idtoken",
+                json: Provider.body(try Provider.token(subject: subject, email: existing.email)))
+            #expect(response.status == 409)
+            #expect(response.errorCode == "identity_conflict")
+            #expect(server.server.metrics.idTokenSignIns.value(.conflict) == 1)
+            // Nothing was linked: the same identity with a new token is refused the same way.
+            let again = try await server.request(
+                "POST", "/auth/idtoken",
+                json: Provider.body(try Provider.token(subject: subject, email: existing.email, nonce: "b"), nonce: "b")
+            )
+            #expect(again.status == 409)
+        }
+    }
+
+    @Test("with registration closed, an unknown identity is 403 registration_closed")
+    func registrationClosed() async throws {
+        try await withIdentityProvider(environment: ["TOKENVEND_REGISTRATION_ENABLED": "false"]) { server, _ in
+            let response = try await server.request(
+                "POST", "/auth/idtoken", json: Provider.body(try Provider.token(subject: Self.subject())))
+            #expect(response.status == 403)
+            #expect(response.errorCode == "registration_closed")
+        }
+    }
+
+    @Test("the same ID token twice: the second is 401 invalid_grant, reason replayed in the log and the metric")
+    func replay() async throws {
+        try await withIdentityProvider { server, _ in
+            let token = try Provider.token(subject: Self.subject())
+            let first = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
+            #expect(first.status == 200)
+            let second = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
+            #expect(second.status == 401)
+            #expect(second.errorCode == "invalid_grant")
+            #expect(second.headers["www-authenticate"] == #"Bearer realm="tokenvend""#)
+            #expect(server.server.metrics.idTokenRejections.value(.replayed) == 1)
+            let logs = server.logs()
+            #expect(logs.contains(#""reason":"replayed""#))
+            #expect(!logs.contains(token))
+        }
+    }
+
+    @Test("every refused token gets the same 401 body; the reason is only in the metric")
+    func sameBodyForEveryReason() async throws {
+        try await withIdentityProvider { server, _ in
+            let wrongAudience = try Provider.token(subject: Self.subject(), audience: "com.example.other")
+            let wrongNonce = try Provider.token(subject: Self.subject(), nonce: "other")
+            let responses = [
+                try await server.request("POST", "/auth/idtoken", json: Provider.body(wrongAudience)),
+                try await server.request("POST", "/auth/idtoken", json: Provider.body(wrongNonce)),
+                try await server.request("POST", "/auth/idtoken", json: Provider.body("not.a.jwt")),
+            ]
+            #expect(responses.map(\.status) == [401, 401, 401])
+            #expect(Set(responses.map(\.text)).count == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.audience) == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.nonceMismatch) == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.malformed) == 1)
+        }
+    }
+
+    @Test("a valid token of a disabled user is 401 invalid_grant, reason user_disabled")
+    func disabledUser() async throws {
+        try await withIdentityProvider { server, _ in
+            let subject = Self.subject()
+            let email = "gone-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            let first = try await server.request(
+                "POST", "/auth/idtoken", json: Provider.body(try Provider.token(subject: subject, email: email)))
+            #expect(first.status == 200)
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            _ = try await accounts.disable(email: email)
+            accounts.close()
+            let refused = try await TestBackend.afterOtherStoreChange {
+                // A fresh nonce per attempt: a retried token would be refused as a replay instead.
+                let nonce = UUID().uuidString
+                return try await server.request(
+                    "POST", "/auth/idtoken",
+                    json: Provider.body(try Provider.token(subject: subject, nonce: nonce), nonce: nonce))
+            } until: {
+                $0.status == 401
+            }
+            #expect(refused.status == 401)
+            #expect(refused.errorCode == "invalid_grant")
+            #expect(server.server.metrics.idTokenRejections.value(.userDisabled) == 1)
+        }
+    }
+
+    @Test("provider down with a cold cache: 503 unavailable with Retry-After")
+    func providerDownColdCache() async throws {
+        // A port nobody listens on: bind one, note it, close it.
+        let closed = try RawHTTP.deadPort()
+        try await withIdentityProvider(jwksURL: "http://127.0.0.1:\(closed)/auth/keys") { server, _ in
+            let response = try await server.request(
+                "POST", "/auth/idtoken", json: Provider.body(try Provider.token(subject: Self.subject())))
+            #expect(response.status == 503)
+            #expect(response.errorCode == "unavailable")
+            let retryAfter = try #require(response.headers["retry-after"].flatMap { Int($0) })
+            #expect(retryAfter >= 1)
+            #expect(server.server.metrics.idTokenSignIns.value(.providerUnavailable) == 1)
+        }
+    }
+
+    @Test("the cookie strategy sets the session cookies and answers {expiresIn, user, created} without tokens")
+    func cookieStrategy() async throws {
+        try await withIdentityProvider { server, _ in
+            let response = try await server.request(
+                "POST", "/auth/idtoken", headers: ["X-Auth-Strategy": "cookie"],
+                json: Provider.body(try Provider.token(subject: Self.subject())))
+            #expect(response.status == 200)
+            let body = try response.object()
+            #expect(Set(body.keys) == ["expiresIn", "user", "created"])
+            #expect(body["created"] as? Bool == true)
+            let cookies = response.headers["set-cookie"] ?? ""
+            #expect(cookies.contains("access_token="))
+            #expect(cookies.contains("refresh_token="))
+            #expect(cookies.contains("csrf_token="))
+        }
+    }
+
+    @Test("refused tokens count against the client address like failed logins: 429 beyond the limit")
+    func failureLimit() async throws {
+        try await withIdentityProvider(environment: ["TOKENVEND_RATE_LIMIT_LOGIN_FAILURES_PER_ACCOUNT": "2"]) {
+            server, _ in
+            let forged = try Provider.token(subject: Self.subject(), audience: "com.example.other")
+            var statuses: [Int] = []
+            for _ in 0..<3 {
+                statuses.append(try await server.request("POST", "/auth/idtoken", json: Provider.body(forged)).status)
+            }
+            #expect(statuses == [401, 401, 429])
+            let limited = try await server.request(
+                "POST", "/auth/idtoken", json: Provider.body(try Provider.token(subject: Self.subject())))
+            #expect(limited.status == 429)
+            #expect(limited.headers["retry-after"] != nil)
+            #expect(server.server.metrics.idTokenSignIns.value(.rateLimited) == 2)
+        }
+    }
+
+    @Test("the per-address request limit applies: 429 beyond it")
+    func addressLimit() async throws {
+        try await withIdentityProvider(environment: ["TOKENVEND_RATE_LIMIT_REQUESTS_PER_ADDRESS_PER_MINUTE": "2"]) {
+            server, _ in
+            var statuses: [Int] = []
+            for _ in 0..<3 {
+                let token = try Provider.token(subject: Self.subject())
+                statuses.append(try await server.request("POST", "/auth/idtoken", json: Provider.body(token)).status)
+            }
+            #expect(statuses == [200, 200, 429])
+        }
+    }
+
+    @Test("400 for an unknown provider, a malformed body or an extra member; 415 for a body that is not JSON")
+    func badRequests() async throws {
+        try await withIdentityProvider { server, provider in
+            let token = try Provider.token(subject: Self.subject())
+            let cases: [(String, Int)] = [
+                (Provider.body(token, provider: "facebook"), 400),
+                (#"{"provider":"apple"}"#, 400),
+                (#"{"provider":"apple","idToken":5}"#, 400),
+                (#"{"provider":"apple","idToken":"x","extra":1}"#, 400),
+                (#"{"provider":"apple","idToken":"x","name":{"middleName":"y"}}"#, 400),
+                ("[]", 400),
+            ]
+            for (body, status) in cases {
+                let response = try await server.request("POST", "/auth/idtoken", json: body)
+                #expect(response.status == status, "\(body)")
+                #expect(response.errorCode == "invalid_request", "\(body)")
+            }
+            let text = try await server.request(
+                "POST", "/auth/idtoken", headers: ["Content-Type": "text/plain"], json: Provider.body(token))
+            #expect(text.status == 415)
+            // None of them reached the key URL.
+            #expect(provider.fetches == 0)
+            // A name is accepted.
+            let named = try await server.request(
+                "POST", "/auth/idtoken",
+                json:
+                    #"{"provider":"apple","idToken":"\#(token)","nonce":"raw-nonce","name":{"givenName":"Ada","familyName":null}}"#
+            )
+            #expect(named.status == 200)
+        }
+    }
+}

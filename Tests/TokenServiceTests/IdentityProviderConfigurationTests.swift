@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+@testable import TokenService
+
+@Suite struct IdentityProviderConfigurationTests {
+    typealias Settings = TokenServiceConfiguration.IdentityProviderSettings
+
+    @Test("by default no provider is configured, tokens may be 600 s old and emails are not linked")
+    func defaults() throws {
+        let configuration = try ConfigurationFixture().resolve()
+        #expect(configuration.identity.providers.isEmpty)
+        #expect(configuration.identity.maxTokenAgeSeconds == 600)
+        #expect(configuration.identity.linkVerifiedEmail == false)
+    }
+
+    @Test("a preset fills issuers, key URL, nonce mode and algorithms; given members replace them")
+    func presets() throws {
+        let fixture = try ConfigurationFixture()
+        let file = try fixture.write(
+            "c.json",
+            #"""
+            {"identityProviders": {
+                "apple": {"preset": "apple", "audiences": ["com.example.app", "com.example.web"]},
+                "google": {"preset": "google", "audiences": ["123.apps.googleusercontent.com"],
+                           "jwksURL": "http://127.0.0.1:9999/certs", "nonce": "raw-or-sha256"}},
+             "identity": {"maxTokenAgeSeconds": 300, "linkVerifiedEmail": true}}
+            """#)
+        let identity = try fixture.resolve(file: file).identity
+        #expect(identity.maxTokenAgeSeconds == 300)
+        #expect(identity.linkVerifiedEmail)
+        #expect(
+            identity.providers == [
+                Settings(
+                    name: "apple", preset: .apple, issuers: ["https://appleid.apple.com"],
+                    jwksURL: "https://appleid.apple.com/auth/keys", audiences: ["com.example.app", "com.example.web"],
+                    nonce: .sha256, algorithms: ["RS256"]),
+                Settings(
+                    name: "google", preset: .google, issuers: ["https://accounts.google.com", "accounts.google.com"],
+                    jwksURL: "http://127.0.0.1:9999/certs", audiences: ["123.apps.googleusercontent.com"],
+                    nonce: .rawOrSHA256, algorithms: ["RS256"]),
+            ])
+    }
+
+    @Test("an explicit provider without a preset gives issuers and jwksURL itself")
+    func explicitProvider() throws {
+        let fixture = try ConfigurationFixture()
+        let json = #"""
+            {"corp": {"issuers": ["https://id.corp.example"], "jwksURL": "https://id.corp.example/jwks",
+                      "audiences": ["app"], "nonce": "raw", "algorithms": ["ES256", "RS256"]}}
+            """#
+        let identity = try fixture.resolve(environment: ["TOKENVEND_IDENTITY_PROVIDERS": json]).identity
+        #expect(
+            identity.provider(named: "corp")
+                == Settings(
+                    name: "corp", issuers: ["https://id.corp.example"], jwksURL: "https://id.corp.example/jwks",
+                    audiences: ["app"], nonce: .raw, algorithms: ["ES256", "RS256"]))
+    }
+
+    @Test("the environment's map replaces the file's whole, with no member of the file's entry left over")
+    func environmentReplacesFile() throws {
+        let fixture = try ConfigurationFixture()
+        let file = try fixture.write(
+            "c.json",
+            #"{"identityProviders": {"apple": {"preset": "apple", "audiences": ["a"], "jwksURL": "http://localhost:1/k"}, "google": {"preset": "google", "audiences": ["g"]}}}"#
+        )
+        let identity = try fixture.resolve(
+            file: file,
+            environment: ["TOKENVEND_IDENTITY_PROVIDERS": #"{"apple": {"preset": "apple", "audiences": ["b"]}}"#]
+        ).identity
+        #expect(identity.providers.map(\.name) == ["apple"])
+        #expect(identity.providers.first?.audiences == ["b"])
+        #expect(identity.providers.first?.jwksURL == "https://appleid.apple.com/auth/keys")
+        let unset = try fixture.resolve(file: file, environment: ["TOKENVEND_IDENTITY_PROVIDERS": ""]).identity
+        #expect(unset.providers.isEmpty)
+    }
+
+    @Test(
+        "a bad provider entry is refused with one line naming the member and its source",
+        arguments: [
+            (
+                #"{"apple": {"preset": "apple", "audience": ["a"]}}"#,
+                "identityProviders.apple.audience: unknown configuration key (in SOURCE); did you mean "
+                    + "identityProviders.apple.audiences?"
+            ),
+            (
+                #"{"apple": {"preset": "apple"}}"#,
+                "identityProviders.apple.audiences (SOURCE): missing; list the app's bundle id, Services ID or OAuth "
+                    + "client ids that tokens must be issued to"
+            ),
+            (
+                #"{"apple": {"preset": "apple", "audiences": []}}"#,
+                "identityProviders.apple.audiences (SOURCE): expected at least one string, got an empty list"
+            ),
+            (
+                #"{"apple": {"preset": "apple", "audiences": ["a"], "jwksURL": "http://keys.example/jwks"}}"#,
+                #"identityProviders.apple.jwksURL (SOURCE): expected an https URL (http only to localhost, 127.0.0.1 or ::1), got "http://keys.example/jwks""#
+            ),
+            (
+                #"{"apple": {"preset": "apple", "audiences": ["a"], "algorithms": ["RS256", "HS256"]}}"#,
+                #"identityProviders.apple.algorithms (SOURCE): "HS256" is never accepted for ID tokens (anyone holding the public key could forge them); use RS256 or ES256"#
+            ),
+            (
+                #"{"apple": {"preset": "apple", "audiences": ["a"], "algorithms": ["none"]}}"#,
+                #"identityProviders.apple.algorithms (SOURCE): "none" is never accepted for ID tokens (anyone holding the public key could forge them); use RS256 or ES256"#
+            ),
+            (
+                #"{"apple": {"preset": "facebook", "audiences": ["a"]}}"#,
+                #"identityProviders.apple.preset (SOURCE): expected one of apple, google, got "facebook""#
+            ),
+            (
+                #"{"corp": {"audiences": ["a"], "jwksURL": "https://k.example/"}}"#,
+                "identityProviders.corp.issuers (SOURCE): missing; give issuers, or a preset (apple or google)"
+            ),
+            (
+                #"{"corp": {"audiences": ["a"], "issuers": ["https://k.example"]}}"#,
+                "identityProviders.corp.jwksURL (SOURCE): missing; give jwksURL, or a preset (apple or google)"
+            ),
+            (
+                #"{"apple": {"preset": "apple", "audiences": ["a"], "nonce": "md5"}}"#,
+                #"identityProviders.apple.nonce (SOURCE): expected one of sha256, raw, raw-or-sha256, got "md5""#
+            ),
+            (
+                #"{"Apple!": {"preset": "apple", "audiences": ["a"]}}"#,
+                #"identityProviders (SOURCE): provider name "Apple!" must be 1 to 32 of a-z, 0-9, _ and -, starting with a letter or digit"#
+            ),
+            (
+                #"{"apple": "yes"}"#,
+                "identityProviders.apple (SOURCE): expected an object, got a string"
+            ),
+        ])
+    func refused(json: String, expected: String) throws {
+        let fixture = try ConfigurationFixture()
+        let file = try fixture.write("c.json", #"{"identityProviders": "# + json + "}")
+        let fromFile = try #require(fixture.error(file: file)).description
+        #expect(fromFile == expected.replacing("SOURCE", with: file))
+        let fromEnvironment = try #require(fixture.error(environment: ["TOKENVEND_IDENTITY_PROVIDERS": json]))
+            .description
+        #expect(fromEnvironment == expected.replacing("SOURCE", with: "TOKENVEND_IDENTITY_PROVIDERS"))
+        #expect(!fromFile.contains("\n"))
+    }
+
+    @Test("an environment value that is not JSON is refused naming the variable")
+    func environmentNotJSON() throws {
+        let error = try ConfigurationFixture().error(environment: ["TOKENVEND_IDENTITY_PROVIDERS": "apple"])
+        #expect(
+            error?.description.hasPrefix("identityProviders (TOKENVEND_IDENTITY_PROVIDERS): expected a JSON object")
+                == true)
+    }
+
+    @Test("identity.maxTokenAgeSeconds is bounded")
+    func maxTokenAgeBounds() throws {
+        let fixture = try ConfigurationFixture()
+        #expect(
+            fixture.error(environment: ["TOKENVEND_IDENTITY_MAX_TOKEN_AGE_SECONDS": "10"])?.description
+                == "identity.maxTokenAgeSeconds (TOKENVEND_IDENTITY_MAX_TOKEN_AGE_SECONDS): expected an integer from "
+                + "30 to 86400, got 10")
+    }
+}
