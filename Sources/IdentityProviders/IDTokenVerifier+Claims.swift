@@ -18,9 +18,12 @@ extension IDTokenVerifier {
         guard case .string(let subject)? = claims["sub"], !subject.isEmpty else { throw .rejected(.malformed) }
         let emailVerified = Self.isTrue(claims["email_verified"])
         let email = emailVerified ? claims["email"]?.stringValue : nil
+        // The signing input only (see `VerifiedIDToken.tokenHash`); the signature checked has verified it.
+        let bytes = Array(token.utf8)
+        let signed = bytes.lastIndex(of: UInt8(ascii: ".")).map { bytes[..<$0] } ?? bytes[...]
         let hash: [UInt8]
         do {
-            hash = try SHA256.hash(Array(token.utf8))
+            hash = try SHA256.hash(Array(signed))
         } catch {
             throw .rejected(.signature)
         }

@@ -20,8 +20,8 @@ import StrictJSON
 /// Time: `now` is the caller's clock; `exp` and a future `iat` (or `nbf`) get `leeway` (60 s) for clock skew
 /// between the provider and this host; the age check (`maxTokenAge`) gets none.
 ///
-/// Replays are the caller's business: remember `VerifiedIDToken.tokenHash` until `expiresAt` and refuse it again
-/// (`IDTokenRejection.replayed`).
+/// Replays are the caller's business: remember `VerifiedIDToken.tokenHash` (the hash of the signed part, not of the
+/// signature) until `rememberUntil` (`exp` plus the leeway) and refuse it again (`IDTokenRejection.replayed`).
 ///
 /// ```swift
 /// let verifier = IDTokenVerifier(provider: try .apple(audiences: ["com.example.app"]), keys: cache)

@@ -17,9 +17,16 @@ public struct VerifiedIDToken: Sendable, Equatable {
     public let email: String?
     /// Whether `email_verified` is true or `"true"` (false when absent or anything else).
     public let emailVerified: Bool
-    /// `exp`: how long a replay of this token must be remembered.
+    /// `exp`, as the token states it.
     public let expiresAt: Date
-    /// The lowercase hex SHA-256 of the token text, the key to remember it by (never the token itself).
+    /// How long a replay of this token must be remembered: `exp` plus `IDTokenVerifier.leeway` (60 s), the last
+    /// moment the verifier still accepts it. Remembering it only until `exp` would let it be used again in the
+    /// leeway after.
+    public var rememberUntil: Date { expiresAt.addingTimeInterval(TimeInterval(IDTokenVerifier.leeway)) }
+    /// The lowercase hex SHA-256 of the token's signing input (`header.payload`), the key to remember it by (never
+    /// the token itself). The signature is left out: an ECDSA signature has a second valid form (`s` → `n − s`)
+    /// and a base64url text may have other spellings, so hashing the whole text would let one token be replayed
+    /// under another hash.
     public let tokenHash: String
     /// Every verified claim, for what a caller may need beyond the above (e.g. `is_private_email` from Apple).
     public let claims: JWTClaims

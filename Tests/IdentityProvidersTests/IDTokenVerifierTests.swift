@@ -7,7 +7,7 @@ import StrictJSON
 import Testing
 
 @Suite struct IDTokenVerifierTests {
-    @Test("a good RS256 token verifies: subject, verified email, expiry and the hash of the token text")
+    @Test("a good RS256 token verifies: subject, verified email, expiry and the hash of the signed part")
     func acceptsRS256() async throws {
         let fixture = try Fixture()
         let token = try Fixture.token()
@@ -17,7 +17,11 @@ import Testing
         #expect(verified.email == "ada@example.com")
         #expect(verified.emailVerified)
         #expect(verified.expiresAt == Fixture.start.addingTimeInterval(590))
-        let digest = try SHA256.hash(Array(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        // Remembered for replays until exp plus the 60 s leeway, the last moment the token is still accepted.
+        #expect(verified.rememberUntil == Fixture.start.addingTimeInterval(590 + 60))
+        let dot = try #require(token.lastIndex(of: "."))
+        let signed = String(token[..<dot])
+        let digest = try SHA256.hash(Array(signed.utf8)).map { String(format: "%02x", $0) }.joined()
         #expect(verified.tokenHash == digest)
         #expect(fixture.fetcher.callCount == 1)
     }
@@ -29,6 +33,18 @@ import Testing
         let verified = try await fixture.verify(try TestIDToken.es256(Fixture.claims(), key: Fixture.ec))
         #expect(verified.subject == "001234.abcdef")
         #expect(fixture.fetcher.callCount == 1)
+    }
+
+    @Test("the high-S twin of an ES256 token (s → n − s) verifies too, and has the same tokenHash: one replay key")
+    func malleableSignatureSameHash() async throws {
+        let fixture = try Fixture()
+        let token = try TestIDToken.es256(Fixture.claims(), key: Fixture.ec)
+        let twin = try TestIDToken.highSTwin(token)
+        #expect(twin != token)
+        let original = try await fixture.verify(token)
+        // The JWT library accepts high S (RFC 7518 and Wycheproof treat it as valid), so both verify.
+        let other = try await fixture.verify(twin)
+        #expect(other.tokenHash == original.tokenHash)
     }
 
     @Test("an audience that is not ours is refused")

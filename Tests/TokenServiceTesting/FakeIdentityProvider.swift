@@ -1,9 +1,9 @@
 import Cryptography
-import Foundation
+public import Foundation
 import HTTPServerTesting
 import IdentityProvidersTesting
 import JWT
-import StrictJSON
+public import StrictJSON
 
 /// An identity provider shaped like Apple for end-to-end tests: its JWK Set served on loopback by tokenvend's own
 /// HTTP server (``FakeUpstream``), its issuer still `https://appleid.apple.com`, and ID tokens signed at test time
@@ -57,23 +57,41 @@ public final class FakeIdentityProvider: Sendable {
         try SHA256.hash(Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// An Apple-shaped ID token for `subject`: issued now, expiring in 10 minutes, the SHA-256 of `nonce`, and
-    /// `email` with `email_verified` the string "true" (as Apple sends it) when given.
+    /// An Apple-shaped ID token for `subject`: issued at `issuedAt` (now), expiring `lifetime` seconds later (10
+    /// minutes), the SHA-256 of `nonce`, and `email` with `email_verified` the string "true" (as Apple sends it;
+    /// "false" when `emailVerified` is false) when given.
     public static func token(
-        subject: String, email: String? = nil, nonce: String = "raw-nonce", audience: String = audience,
-        es256: Bool = false
+        subject: String, email: String? = nil, emailVerified: Bool = true, nonce: String = "raw-nonce",
+        audience: String = audience, issuedAt: Date = Date(), lifetime: Int64 = 600, es256: Bool = false
     ) throws -> String {
-        let now = Int64(Date().timeIntervalSince1970)
+        let claims = try claims(
+            subject: subject, email: email, emailVerified: emailVerified, nonce: nonce, audience: audience,
+            issuedAt: issuedAt, lifetime: lifetime)
+        return es256 ? try TestIDToken.es256(claims, key: ec) : try TestIDToken.rs256(claims, key: rsa)
+    }
+
+    /// The claims of ``token(subject:email:emailVerified:nonce:audience:issuedAt:lifetime:es256:)``.
+    public static func claims(
+        subject: String, email: String? = nil, emailVerified: Bool = true, nonce: String = "raw-nonce",
+        audience: String = audience, issuedAt: Date = Date(), lifetime: Int64 = 600
+    ) throws -> JSONObject {
+        let now = Int64(issuedAt.timeIntervalSince1970)
         var claims: JSONObject = [
             "iss": .string(issuer), "aud": .string(audience), "sub": .string(subject), "iat": .integer(now),
-            "exp": .integer(now + 600), "nonce": .string(try hashedNonce(nonce)),
+            "exp": .integer(now + lifetime), "nonce": .string(try hashedNonce(nonce)),
         ]
         if let email {
             claims["email"] = .string(email)
-            claims["email_verified"] = "true"
+            claims["email_verified"] = emailVerified ? "true" : "false"
         }
-        return es256 ? try TestIDToken.es256(claims, key: ec) : try TestIDToken.rs256(claims, key: rsa)
+        return claims
     }
+
+    /// The `kid` of the provider's RSA key, as an attacker would copy it from the published set.
+    public static var rsaKeyID: String { rsa.kid }
+
+    /// The provider's RSA public key as PEM (public, as anyone can fetch it).
+    public static func rsaPublicKeyPEM() throws -> String { try rsa.publicKeyPEM() }
 
     /// The JSON body of `POST /auth/idtoken`.
     public static func body(_ token: String, nonce: String? = "raw-nonce", provider: String = "apple") -> String {
@@ -84,14 +102,14 @@ public final class FakeIdentityProvider: Sendable {
 
 /// Runs `body` with a fake provider and a server configured for it (`environment` added), stopping both.
 public func withIdentityProvider<T>(
-    environment: [String: String] = [:], jwksURL: String? = nil,
+    environment: [String: String] = [:], jwksURL: String? = nil, now: (@Sendable () -> Date)? = nil,
     _ body: (TestServer, FakeIdentityProvider) async throws -> T
 ) async throws -> T {
     let provider = try FakeIdentityProvider()
     do {
-        let result = try await withTestServer(environment: provider.environment(jwksURL: jwksURL, extra: environment)) {
-            server in try await body(server, provider)
-        }
+        let result = try await withTestServer(
+            environment: provider.environment(jwksURL: jwksURL, extra: environment), now: now
+        ) { server in try await body(server, provider) }
         await provider.shutdown()
         return result
     } catch {

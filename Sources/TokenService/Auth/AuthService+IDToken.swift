@@ -9,7 +9,8 @@ extension AuthService {
     /// `POST /auth/idtoken`: `{"provider", "idToken", "nonce"?, "name"?}` → 200 like login, plus `created`.
     ///
     /// The ID token is checked by the provider's `IDTokenVerifier` (keys from its cached JWKS), then accepted once
-    /// (its hash is remembered until its `exp`, shared by every instance on PostgreSQL). Accounts: a known identity
+    /// (the hash of its signed part is remembered until its `exp` plus the verifier's 60 s leeway, shared by every
+    /// instance on PostgreSQL). Accounts: a known identity
     /// signs in its user; an unknown one whose verified email belongs to a user is linked to it only when
     /// `identity.linkVerifiedEmail` is on (else 409 `identity_conflict`); otherwise a user without a password is
     /// made when registration is open (else 403 `registration_closed`).
@@ -59,13 +60,14 @@ extension AuthService {
         let firstUse: Bool
         do {
             firstUse = try await identity.store.recordUse(
-                tokenHash: token.tokenHash, expiresAt: token.expiresAt, now: now())
+                tokenHash: token.tokenHash, expiresAt: token.rememberUntil, now: now())
         } catch {
             throw Self.mapStore(error)
         }
         guard firstUse else { throw try await rejected(.replayed) }
-        let (user, outcome) = try await account(for: token)
-        guard !user.isDisabled else { throw try await rejected(.userDisabled) }
+        guard let (user, outcome) = try await account(for: token), !user.isDisabled else {
+            throw try await rejected(.userDisabled)
+        }
         do {
             try await limits.accountFailures.reset(failureKey)
         } catch {
@@ -110,9 +112,9 @@ extension AuthService {
     }
 
     /// The user a verified token signs in, and how: the linked user, a user linked by verified email, or a new
-    /// user without a password.
+    /// user without a password; nil when the email matched a disabled user (nothing linked).
     /// - Throws: `ServiceError.identityConflict`, `.registrationClosed`, or a store failure (mapped).
-    private func account(for token: VerifiedIDToken) async throws -> (Store.User, IDTokenSignInResult) {
+    private func account(for token: VerifiedIDToken) async throws -> (Store.User, IDTokenSignInResult)? {
         let outcome: AccountOutcome
         do {
             outcome = try await resolveAccount(token)
@@ -125,6 +127,8 @@ extension AuthService {
         switch outcome {
         case .user(let user, let result):
             return (user, result)
+        case .disabled:
+            return nil
         case .conflict:
             metrics.idTokenSignIns.increment(.conflict)
             throw ServiceError.identityConflict
@@ -136,6 +140,8 @@ extension AuthService {
 
     private enum AccountOutcome {
         case user(Store.User, IDTokenSignInResult)
+        /// The email belongs to a disabled user: refused like a disabled user's own identity, nothing linked.
+        case disabled
         case conflict
         case registrationClosed
     }
@@ -147,10 +153,14 @@ extension AuthService {
         }
         let email = token.email.flatMap(EmailAddress.init)?.value
         if let email, let existing = try await users.find(byEmail: email) {
-            guard identity.linkVerifiedEmail else { return .conflict }
+            guard !existing.isDisabled else { return .disabled }
+            // Linking hands the account to whoever holds the provider identity, so both sides must have proven the
+            // address: the provider (`email_verified`) and this service (a verified account). An unverified
+            // account may have been registered by anyone with someone else's address (pre-hijacking): linking
+            // it would let that person's password and sessions into the address owner's account.
+            guard identity.linkVerifiedEmail, existing.isEmailVerified else { return .conflict }
             if let winner = try await link(token, to: existing.id, email: email) { return .user(winner, .signedIn) }
-            if !existing.isEmailVerified { try await users.markEmailVerified(email: email, now: now()) }
-            return .user(try await users.find(byID: existing.id) ?? existing, .linked)
+            return .user(existing, .linked)
         }
         guard limits.registrationEnabled else { return .registrationClosed }
         let made = try await store.createUser(

@@ -70,15 +70,47 @@ struct IDTokenSignInTests {
         }
     }
 
-    @Test("with identity.linkVerifiedEmail, a verified email of an existing user links the identity to that user")
-    func linkVerifiedEmail() async throws {
+    @Test("with identity.linkVerifiedEmail, an existing user whose email is unverified is 409 and nothing is linked")
+    func linkRefusedForUnverifiedAccount() async throws {
         try await withIdentityProvider(environment: ["TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true"]) {
             server, _ in
+            // Anyone can register someone else's address: linking that account would hand it to its registrant.
             let existing = try await server.signUp()
             let subject = Self.subject()
             let response = try await server.request(
                 "POST", "/auth/idtoken",
                 json: Provider.body(try Provider.token(subject: subject, email: existing.email)))
+            #expect(response.status == 409)
+            #expect(response.errorCode == "identity_conflict")
+            #expect(server.server.metrics.idTokenSignIns.value(.conflict) == 1)
+            #expect(server.server.metrics.idTokenSignIns.value(.linked) == 0)
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            defer { accounts.close() }
+            #expect(try await accounts.identities(account: existing.email).isEmpty)
+            let stored = try await accounts.list().first { $0.email == existing.email.lowercased() }
+            #expect(stored?.emailVerified == false)
+        }
+    }
+
+    @Test("with identity.linkVerifiedEmail, a verified email of a verified existing user links the identity to it")
+    func linkVerifiedEmail() async throws {
+        try await withIdentityProvider(environment: ["TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true"]) {
+            server, _ in
+            let existing = try await server.signUp()
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            defer { accounts.close() }
+            try await accounts.verifyEmail(email: existing.email)
+            let subject = Self.subject()
+            let response = try await TestBackend.afterOtherStoreChange {
+                // A fresh nonce per attempt: a retried token would be refused as a replay instead.
+                let nonce = UUID().uuidString
+                return try await server.request(
+                    "POST", "/auth/idtoken",
+                    json: Provider.body(
+                        try Provider.token(subject: subject, email: existing.email, nonce: nonce), nonce: nonce))
+            } until: {
+                $0.status == 200
+            }
             #expect(response.status == 200)
             #expect(try response.object()["created"] as? Bool == false)
             #expect((try response.object()["user"] as? [String: Any])?["id"] as? String == existing.userID)
@@ -89,14 +121,38 @@ struct IDTokenSignInTests {
                 "POST", "/auth/idtoken",
                 json: Provider.body(try Provider.token(subject: subject, nonce: "again"), nonce: "again"))
             #expect((try again.object()["user"] as? [String: Any])?["id"] as? String == existing.userID)
-            let accounts = try await AccountAdministration.open(configuration: server.configuration)
-            defer { accounts.close() }
             let stored = try await TestBackend.afterOtherStoreChange {
                 try await accounts.list().first { $0.email == existing.email.lowercased() }
             } until: {
                 $0?.emailVerified == true
             }
             #expect(stored?.emailVerified == true)
+        }
+    }
+
+    @Test("with identity.linkVerifiedEmail, the verified email of a disabled user is 401 user_disabled, no link")
+    func linkRefusedForDisabledUser() async throws {
+        try await withIdentityProvider(environment: ["TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true"]) {
+            server, _ in
+            let email = "off-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            defer { accounts.close() }
+            _ = try await accounts.add(email: email, password: TestServer.password, role: "user", tenantID: nil)
+            _ = try await accounts.disable(email: email)
+            let subject = Self.subject()
+            let refused = try await TestBackend.afterOtherStoreChange {
+                let nonce = UUID().uuidString
+                return try await server.request(
+                    "POST", "/auth/idtoken",
+                    json: Provider.body(try Provider.token(subject: subject, email: email, nonce: nonce), nonce: nonce))
+            } until: {
+                $0.status == 401
+            }
+            #expect(refused.status == 401)
+            #expect(refused.errorCode == "invalid_grant")
+            #expect(server.server.metrics.idTokenRejections.value(.userDisabled) >= 1)
+            #expect(server.server.metrics.idTokenSignIns.value(.linked) == 0)
+            #expect(try await accounts.identities(account: email).isEmpty)
         }
     }
 
