@@ -3,8 +3,9 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// One HTTP `POST` of a JSON body (Moss) or `GET` (an identity provider's JWKS) over libcurl that finishes exactly once: with the answer, at the deadline, on
-/// cancellation, or as soon as the answer is known to be unacceptable, whichever comes first.
+/// One HTTP `POST` of a JSON body (Moss) or `GET` (an identity provider's JWKS) over libcurl that finishes exactly
+/// once: with the answer, at the deadline, on cancellation, or as soon as the answer is known to be unacceptable,
+/// whichever comes first.
 ///
 /// libcurl rather than URLSession, because the limits must hold inside the transfer: swift-corelibs-foundation
 /// goes on reading a body after its task is cancelled (50–135 MB passed on loopback before it stopped). Here the
@@ -26,9 +27,9 @@ import Synchronization
 /// The failures are ``MossError``'s cases, the transport's vocabulary here: `upstreamUnavailable` (no answer) and
 /// `badUpstreamResponse` (an answer over the limit or not HTTP); the JWKS fetcher maps them to its own errors.
 ///
-/// Thread-safety (`@unchecked Sendable`): `handle`, `headerList`, `body`, `headStatus`, `cacheControl` and `refusal` are touched
-/// by `init`, then only by the one thread running `curl_easy_perform` (callbacks run on it) and by `deinit`;
-/// `abandoned` is an `Atomic`; `waiter` is behind a `Mutex`.
+/// Thread-safety (`@unchecked Sendable`): `handle`, `headerList`, `body`, `headStatus`, `cacheControl` and
+/// `refusal` are touched by `init`, then only by the one thread running `curl_easy_perform` (callbacks run on it)
+/// and by `deinit`; `abandoned` is an `Atomic`; `waiter` is behind a `Mutex`.
 final class CurlHTTPExchange: @unchecked Sendable {
     /// The answer body (empty for a non-2xx status) and HTTP status, or why there is none.
     typealias Outcome = Result<(Data, Int), MossError>
