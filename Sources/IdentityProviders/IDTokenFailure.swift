@@ -43,7 +43,8 @@ public enum IDTokenRejection: String, Sendable, Hashable, CaseIterable {
     case nonceMismatch = "nonce_mismatch"
     /// The token carries a nonce but the app sent none.
     case nonceUnexpected = "nonce_unexpected"
-    /// The same token was presented before (reported by the caller, which remembers token hashes until `exp`).
+    /// The same token was presented before (reported by the caller, which remembers token hashes until
+    /// `VerifiedIDToken.rememberUntil`, `exp` plus the leeway).
     case replayed
 
     /// The metric label and log value, e.g. `"unknown_kid"`.
