@@ -47,6 +47,20 @@ import Testing
         }
     }
 
+    @Test("a 302 is refused as .status(302) and its Location is never fetched")
+    func redirectNotFollowed() async throws {
+        try await withFakeUpstream(always: .init(status: 200, body: #"{"keys":[]}"#)) { target in
+            let location = target.url.absoluteString
+            try await withFakeUpstream(always: .init(status: 302, body: "", headers: ["Location": location])) {
+                server in
+                let outcome = await Self.outcome(CurlJWKSFetcher(), server.url.absoluteString)
+                #expect(outcome == .failure(.status(302)))
+                #expect(server.callCount == 1)
+                #expect(target.callCount == 0)
+            }
+        }
+    }
+
     @Test("a provider that never answers is .timedOut at the deadline")
     func deadline() async throws {
         let server = try HostileUpstream(always: .stall(.seconds(20)))
