@@ -125,25 +125,26 @@ public struct PostgresIdentityStore: IdentityStoring {
 
     public func recordUse(tokenHash: String, expiresAt: Date, now: Date) async throws(StoreError) -> Bool {
         // One statement: of two instances inserting the same hash at once, one inserts and the other waits for
-        // it and then updates nothing (the row has not expired).
+        // it and then inserts nothing. A remembered hash is never accepted again: only `pruneUses` forgets it.
         let rows = try await context.writeCounters([
             PostgresStatement(
                 "identities.recordUse",
                 """
                 INSERT INTO id_token_uses (hash, expires_at) VALUES ($1, $2::bigint)
-                ON CONFLICT (hash) DO UPDATE SET expires_at = EXCLUDED.expires_at
-                WHERE id_token_uses.expires_at <= \(PostgresContext.now(3))
-                """, [tokenHash, String(expiresAt.postgresMilliseconds), context.time(now)])
+                ON CONFLICT (hash) DO NOTHING
+                """, [tokenHash, String(expiresAt.postgresMilliseconds)])
         ])
         return rows[0].affected == 1
     }
 
     @discardableResult
     public func pruneUses(expiredBy now: Date) async throws(StoreError) -> Int {
+        let margin = String(Int64(IDTokenUses.pruneMargin * 1000))
         let rows = try await context.writeCounters([
             PostgresStatement(
-                "identities.pruneUses", "DELETE FROM id_token_uses WHERE expires_at <= \(PostgresContext.now(1))",
-                [context.time(now)])
+                "identities.pruneUses",
+                "DELETE FROM id_token_uses WHERE expires_at <= \(PostgresContext.now(1)) - $2::bigint",
+                [context.time(now), margin])
         ])
         return rows[0].affected
     }

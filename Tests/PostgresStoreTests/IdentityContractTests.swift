@@ -169,11 +169,30 @@ import Testing
             let other = try await uses.recordUse(
                 tokenHash: String(repeating: "cd", count: 32), expiresAt: Fixture.at(600), now: Fixture.at(1))
             #expect(other)
-            #expect(try await uses.pruneUses(expiredBy: Fixture.at(59)) == 0)
-            #expect(try await uses.pruneUses(expiredBy: Fixture.at(60)) == 1)
-            let again = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(120), now: Fixture.at(61))
-            let againReplay = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(120), now: Fixture.at(62))
+            // Kept for the 5-minute margin after its expiry, then pruned.
+            #expect(try await uses.pruneUses(expiredBy: Fixture.at(60)) == 0)
+            #expect(try await uses.pruneUses(expiredBy: Fixture.at(359)) == 0)
+            #expect(try await uses.pruneUses(expiredBy: Fixture.at(360)) == 1)
+            let again = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(420), now: Fixture.at(361))
+            let againReplay = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(420), now: Fixture.at(362))
             #expect(again && !againReplay)
+        }
+    }
+
+    @Test("a used ID token is refused after its expiry too, until it is pruned", arguments: Backend.allCases)
+    func replayAfterExpiry(backend: Backend) async throws {
+        try await backend.with { store in
+            let uses = store.identities
+            let hash = String(repeating: "a1", count: 32)
+            // Within the verifier's leeway: the token's exp passed 30 s ago.
+            let first = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(60), now: Fixture.at(90))
+            let replay = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(60), now: Fixture.at(90))
+            #expect(first && !replay)
+            // A row remembered earlier is not taken over once expired either.
+            let used = String(repeating: "b2", count: 32)
+            let early = try await uses.recordUse(tokenHash: used, expiresAt: Fixture.at(60), now: Fixture.at(1))
+            let late = try await uses.recordUse(tokenHash: used, expiresAt: Fixture.at(60), now: Fixture.at(90))
+            #expect(early && !late)
         }
     }
 
