@@ -17,9 +17,15 @@ public struct PostgresIdentityStore: IdentityStoring {
         self.context = context
     }
 
-    /// The class of the transaction-level advisory locks `createUser` takes per (provider, subject) ("idnt");
-    /// the two-key lock space never meets the migrator's one-key lock.
+    /// The class of the transaction-level advisory locks `createUser` and `link` take per (provider, subject)
+    /// ("idnt"); the two-key lock space never meets the migrator's one-key lock.
     static let lockClass: Int32 = 0x6964_6e74
+
+    /// Takes the advisory lock of (provider, subject) `$1`, `$2` until the transaction ends.
+    static func lock(_ name: String, provider: String, subject: String) -> PostgresStatement {
+        PostgresStatement(
+            name, "SELECT pg_advisory_xact_lock(\(lockClass), hashtext($1 || chr(10) || $2))", [provider, subject])
+    }
 
     static let columns = "provider, subject, user_id, email, created_at"
 
@@ -38,14 +44,22 @@ public struct PostgresIdentityStore: IdentityStoring {
     public func link(
         provider: String, subject: String, userID: String, email: String?, now: Date
     ) async throws(StoreError) {
+        // Under createUser's lock: a createUser racing this link waits for it, then finds the link and answers
+        // the linked user (`created: false`) instead of making a second user for the identity.
+        let statements: [PostgresStatement] = [
+            .beginReadCommitted,
+            Self.lock("identities.linkLock", provider: provider, subject: subject),
+            PostgresStatement(
+                "identities.link",
+                """
+                INSERT INTO identities (\(Self.columns)) VALUES ($1, $2, $3, $4, \(PostgresContext.now(5)))
+                """, [provider, subject, userID, email, context.time(now)]),
+            .commit,
+        ]
         do {
-            _ = try await context.writeCounters([
-                PostgresStatement(
-                    "identities.link",
-                    """
-                    INSERT INTO identities (\(Self.columns)) VALUES ($1, $2, $3, $4, \(PostgresContext.now(5)))
-                    """, [provider, subject, userID, email, context.time(now)])
-            ])
+            _ = try await context.pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
+                try connection.run(statements, deadline: connection.deadline)
+            }
         } catch .constraint(.foreignKey) {
             throw .notFound  // the only reference: the user
         }
@@ -60,10 +74,8 @@ public struct PostgresIdentityStore: IdentityStoring {
         // Under a lock per (provider, subject), the next statement's snapshot (READ COMMITTED) sees a link that a
         // racing request committed meanwhile, and then creates nothing.
         let statements: [PostgresStatement] = [
-            .begin,
-            PostgresStatement(
-                "identities.createLock",
-                "SELECT pg_advisory_xact_lock(\(Self.lockClass), hashtext($1 || chr(10) || $2))", [provider, subject]),
+            .beginReadCommitted,
+            Self.lock("identities.createLock", provider: provider, subject: subject),
             PostgresStatement(
                 "identities.create",
                 """

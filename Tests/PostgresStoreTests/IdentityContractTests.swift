@@ -139,6 +139,62 @@ import Testing
         }
     }
 
+    @Test(
+        "link racing createUser for one identity: one wins, createUser answers the linked user, never an error",
+        arguments: Backend.allCases)
+    func linkRacesCreate(backend: Backend) async throws {
+        enum Outcome: Sendable {
+            case linked, linkRefused
+            case answered(User, created: Bool)
+        }
+        try await backend.with { store in
+            let ada = try await Fixture.user(store)
+            for round in 0..<20 {
+                let subject = "link-race-\(round)"
+                let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group -> [Outcome] in
+                    for index in 0..<8 {
+                        group.addTask { () async throws -> Outcome in
+                            guard index.isMultiple(of: 2) else {
+                                let (user, created) = try await store.identities.createUser(
+                                    id: "u-\(round)-\(index)", email: nil, emailVerifiedAt: nil, role: "user",
+                                    provider: "apple", subject: subject, now: Fixture.at(1))
+                                return .answered(user, created: created)
+                            }
+                            do {
+                                try await store.identities.link(
+                                    provider: "apple", subject: subject, userID: ada.id, email: nil,
+                                    now: Fixture.at(1))
+                                return .linked
+                            } catch StoreError.constraint(.primaryKey) {
+                                return .linkRefused
+                            }
+                        }
+                    }
+                    var outcomes: [Outcome] = []
+                    for try await outcome in group { outcomes.append(outcome) }
+                    return outcomes
+                }
+                var linked = 0
+                var createdIDs: [String] = []
+                var answeredIDs: Set<String> = []
+                for outcome in outcomes {
+                    switch outcome {
+                    case .linked: linked += 1
+                    case .linkRefused: break
+                    case .answered(let user, let created):
+                        answeredIDs.insert(user.id)
+                        if created { createdIDs.append(user.id) }
+                    }
+                }
+                // Exactly one winner, and every createUser answers the identity's owner.
+                #expect(linked + createdIDs.count == 1)
+                let owner = try #require(try await store.identities.user(provider: "apple", subject: subject))
+                #expect(owner.id == (linked == 1 ? ada.id : createdIDs.first))
+                #expect(answeredIDs == [owner.id])
+            }
+        }
+    }
+
     @Test("unlink removes a link and answers whether there was one", arguments: Backend.allCases)
     func unlink(backend: Backend) async throws {
         try await backend.with { store in
