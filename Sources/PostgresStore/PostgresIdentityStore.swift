@@ -70,7 +70,8 @@ public struct PostgresIdentityStore: IdentityStoring {
         now: Date
     ) async throws(StoreError) -> (user: User, created: Bool) {
         let time = context.time(now)
-        let verified = emailVerifiedAt.map { String($0.postgresMilliseconds) }
+        // No email, nothing verified.
+        let verified = email == nil ? nil : emailVerifiedAt.map { String($0.postgresMilliseconds) }
         // Under a lock per (provider, subject), the next statement's snapshot (READ COMMITTED) sees a link that a
         // racing request committed meanwhile, and then creates nothing.
         let statements: [PostgresStatement] = [

@@ -41,7 +41,7 @@ public struct IdentityStore: IdentityStoring {
         let createdAt = Date(storeMilliseconds: now.storeMilliseconds)
         let user = User(
             id: id, email: email, passwordHash: nil, role: role, tenantID: nil, disabledAt: nil, createdAt: createdAt,
-            emailVerifiedAt: emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) })
+            emailVerifiedAt: email == nil ? nil : emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) })
         let identity = Identity(provider: provider, subject: subject, userID: id, email: email, createdAt: createdAt)
         return try await database.write { (connection: Connection) throws(StoreError) -> (user: User, created: Bool) in
             if let linked = try Self.linkedUser(provider: provider, subject: subject, connection) {

@@ -37,6 +37,17 @@ import Testing
         }
     }
 
+    @Test("createUser without an email records no verified time", arguments: Backend.allCases)
+    func noEmailNoVerifiedTime(backend: Backend) async throws {
+        try await backend.with { store in
+            let (user, created) = try await store.identities.createUser(
+                id: "u-nv", email: nil, emailVerifiedAt: Fixture.at(1), role: "user", provider: "apple",
+                subject: "s-nv", now: Fixture.at(1))
+            #expect(created && user.emailVerifiedAt == nil && !user.isEmailVerified)
+            #expect(try await store.users.find(byID: "u-nv")?.emailVerifiedAt == nil)
+        }
+    }
+
     @Test("a user without an email or password is stored, listed and answered as such", arguments: Backend.allCases)
     func withoutEmail(backend: Backend) async throws {
         try await backend.with { store in
