@@ -17,9 +17,15 @@ public struct PostgresIdentityStore: IdentityStoring {
         self.context = context
     }
 
-    /// The class of the transaction-level advisory locks `createUser` takes per (provider, subject) ("idnt");
-    /// the two-key lock space never meets the migrator's one-key lock.
+    /// The class of the transaction-level advisory locks `createUser` and `link` take per (provider, subject)
+    /// ("idnt"); the two-key lock space never meets the migrator's one-key lock.
     static let lockClass: Int32 = 0x6964_6e74
+
+    /// Takes the advisory lock of (provider, subject) `$1`, `$2` until the transaction ends.
+    static func lock(_ name: String, provider: String, subject: String) -> PostgresStatement {
+        PostgresStatement(
+            name, "SELECT pg_advisory_xact_lock(\(lockClass), hashtext($1 || chr(10) || $2))", [provider, subject])
+    }
 
     static let columns = "provider, subject, user_id, email, created_at"
 
@@ -38,14 +44,22 @@ public struct PostgresIdentityStore: IdentityStoring {
     public func link(
         provider: String, subject: String, userID: String, email: String?, now: Date
     ) async throws(StoreError) {
+        // Under createUser's lock: a createUser racing this link waits for it, then finds the link and answers
+        // the linked user (`created: false`) instead of making a second user for the identity.
+        let statements: [PostgresStatement] = [
+            .beginReadCommitted,
+            Self.lock("identities.linkLock", provider: provider, subject: subject),
+            PostgresStatement(
+                "identities.link",
+                """
+                INSERT INTO identities (\(Self.columns)) VALUES ($1, $2, $3, $4, \(PostgresContext.now(5)))
+                """, [provider, subject, userID, email, context.time(now)]),
+            .commit,
+        ]
         do {
-            _ = try await context.writeCounters([
-                PostgresStatement(
-                    "identities.link",
-                    """
-                    INSERT INTO identities (\(Self.columns)) VALUES ($1, $2, $3, $4, \(PostgresContext.now(5)))
-                    """, [provider, subject, userID, email, context.time(now)])
-            ])
+            _ = try await context.pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
+                try connection.run(statements, deadline: connection.deadline)
+            }
         } catch .constraint(.foreignKey) {
             throw .notFound  // the only reference: the user
         }
@@ -56,14 +70,13 @@ public struct PostgresIdentityStore: IdentityStoring {
         now: Date
     ) async throws(StoreError) -> (user: User, created: Bool) {
         let time = context.time(now)
-        let verified = emailVerifiedAt.map { String($0.postgresMilliseconds) }
+        // No email, nothing verified.
+        let verified = email == nil ? nil : emailVerifiedAt.map { String($0.postgresMilliseconds) }
         // Under a lock per (provider, subject), the next statement's snapshot (READ COMMITTED) sees a link that a
         // racing request committed meanwhile, and then creates nothing.
         let statements: [PostgresStatement] = [
-            .begin,
-            PostgresStatement(
-                "identities.createLock",
-                "SELECT pg_advisory_xact_lock(\(Self.lockClass), hashtext($1 || chr(10) || $2))", [provider, subject]),
+            .beginReadCommitted,
+            Self.lock("identities.createLock", provider: provider, subject: subject),
             PostgresStatement(
                 "identities.create",
                 """
@@ -125,25 +138,26 @@ public struct PostgresIdentityStore: IdentityStoring {
 
     public func recordUse(tokenHash: String, expiresAt: Date, now: Date) async throws(StoreError) -> Bool {
         // One statement: of two instances inserting the same hash at once, one inserts and the other waits for
-        // it and then updates nothing (the row has not expired).
+        // it and then inserts nothing. A remembered hash is never accepted again: only `pruneUses` forgets it.
         let rows = try await context.writeCounters([
             PostgresStatement(
                 "identities.recordUse",
                 """
                 INSERT INTO id_token_uses (hash, expires_at) VALUES ($1, $2::bigint)
-                ON CONFLICT (hash) DO UPDATE SET expires_at = EXCLUDED.expires_at
-                WHERE id_token_uses.expires_at <= \(PostgresContext.now(3))
-                """, [tokenHash, String(expiresAt.postgresMilliseconds), context.time(now)])
+                ON CONFLICT (hash) DO NOTHING
+                """, [tokenHash, String(expiresAt.postgresMilliseconds)])
         ])
         return rows[0].affected == 1
     }
 
     @discardableResult
     public func pruneUses(expiredBy now: Date) async throws(StoreError) -> Int {
+        let margin = String(Int64(IDTokenUses.pruneMargin * 1000))
         let rows = try await context.writeCounters([
             PostgresStatement(
-                "identities.pruneUses", "DELETE FROM id_token_uses WHERE expires_at <= \(PostgresContext.now(1))",
-                [context.time(now)])
+                "identities.pruneUses",
+                "DELETE FROM id_token_uses WHERE expires_at <= \(PostgresContext.now(1)) - $2::bigint",
+                [context.time(now), margin])
         ])
         return rows[0].affected
     }

@@ -27,6 +27,9 @@ struct PostgresStatement: Sendable {
     }
 
     static let begin = PostgresStatement(unprepared: "BEGIN")
+    /// `BEGIN` at READ COMMITTED whatever the database's `default_transaction_isolation`: a transaction that relies
+    /// on each statement's fresh snapshot after a lock (`PostgresIdentityStore.createUser`) says so.
+    static let beginReadCommitted = PostgresStatement(unprepared: "BEGIN ISOLATION LEVEL READ COMMITTED")
     static let commit = PostgresStatement(unprepared: "COMMIT")
     static let rollback = PostgresStatement(unprepared: "ROLLBACK")
 }

@@ -68,34 +68,54 @@ public struct PostgresUserStore: UserStoring {
 
     @discardableResult
     public func disable(email: String, now: Date) async throws(StoreError) -> Int {
+        try await disable(column: "email", email, now: now)
+    }
+
+    @discardableResult
+    public func disable(userID: String, now: Date) async throws(StoreError) -> Int {
+        try await disable(column: "id", userID, now: now)
+    }
+
+    /// Disables the user whose `column` (`email` or `id`) is `value`.
+    private func disable(column: String, _ value: String, now: Date) async throws(StoreError) -> Int {
         let rows = try await context.write([
             PostgresStatement(
-                "users.disable",
+                "users.disable.\(column)",
                 """
                 WITH t AS (SELECT \(PostgresContext.now(2)) AS now),
                 u AS (
-                    UPDATE users SET disabled_at = coalesce(disabled_at, t.now) FROM t WHERE email = $1 RETURNING id),
+                    UPDATE users SET disabled_at = coalesce(disabled_at, t.now) FROM t WHERE \(column) = $1
+                    RETURNING id),
                 r AS (
                     UPDATE sessions SET revoked_at = t.now FROM u, t
                     WHERE sessions.user_id = u.id AND sessions.revoked_at IS NULL RETURNING sessions.id)
                 SELECT (SELECT count(*) FROM r), pg_notify('\(PostgresChangeFeed.channel)', u.id) FROM u
-                """, [email, context.time(now)])
+                """, [value, context.time(now)])
         ])
         guard let row = rows[0].first else { throw .notFound }
         return Int(try row.int64(0))
     }
 
     public func setCustomerID(email: String, key: String, value: String) async throws(StoreError) {
+        try await setCustomerID(column: "email", email, key: key, value: value)
+    }
+
+    public func setCustomerID(userID: String, key: String, value: String) async throws(StoreError) {
+        try await setCustomerID(column: "id", userID, key: key, value: value)
+    }
+
+    /// Sets one customer id of the user whose `column` (`email` or `id`) is `user`.
+    private func setCustomerID(column: String, _ user: String, key: String, value: String) async throws(StoreError) {
         let rows = try await context.write([
             PostgresStatement(
-                "users.setCustomerID",
+                "users.setCustomerID.\(column)",
                 """
-                WITH u AS (SELECT id FROM users WHERE email = $1),
+                WITH u AS (SELECT id FROM users WHERE \(column) = $1),
                 i AS (
                     INSERT INTO customer_ids (user_id, key, value) SELECT id, $2, $3 FROM u
                     ON CONFLICT (user_id, key) DO UPDATE SET value = EXCLUDED.value RETURNING user_id)
                 SELECT (SELECT count(*) FROM i), pg_notify('\(PostgresChangeFeed.channel)', u.id) FROM u
-                """, [email, key, value])
+                """, [user, key, value])
         ])
         guard rows[0].first != nil else { throw .notFound }
     }

@@ -41,7 +41,7 @@ public struct IdentityStore: IdentityStoring {
         let createdAt = Date(storeMilliseconds: now.storeMilliseconds)
         let user = User(
             id: id, email: email, passwordHash: nil, role: role, tenantID: nil, disabledAt: nil, createdAt: createdAt,
-            emailVerifiedAt: emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) })
+            emailVerifiedAt: email == nil ? nil : emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) })
         let identity = Identity(provider: provider, subject: subject, userID: id, email: email, createdAt: createdAt)
         return try await database.write { (connection: Connection) throws(StoreError) -> (user: User, created: Bool) in
             if let linked = try Self.linkedUser(provider: provider, subject: subject, connection) {
@@ -75,22 +75,19 @@ public struct IdentityStore: IdentityStoring {
 
     public func recordUse(tokenHash: String, expiresAt: Date, now: Date) async throws(StoreError) -> Bool {
         try await database.write { (connection: Connection) throws(StoreError) in
-            // A remembered row that has expired no longer counts (the purger may not have pruned it yet).
+            // A remembered hash is never accepted again, expired or not: only `pruneUses` forgets it.
             try connection.execute(
-                """
-                INSERT INTO id_token_uses (hash, expires_at) VALUES (?1, ?2)
-                ON CONFLICT (hash) DO UPDATE SET expires_at = excluded.expires_at
-                WHERE id_token_uses.expires_at <= ?3
-                """,
-                [.text(tokenHash), .integer(expiresAt.storeMilliseconds), .integer(now.storeMilliseconds)]) == 1
+                "INSERT INTO id_token_uses (hash, expires_at) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING",
+                [.text(tokenHash), .integer(expiresAt.storeMilliseconds)]) == 1
         }
     }
 
     @discardableResult
     public func pruneUses(expiredBy now: Date) async throws(StoreError) -> Int {
-        try await database.write { (connection: Connection) throws(StoreError) in
+        let cutoff = now.addingTimeInterval(-IDTokenUses.pruneMargin)
+        return try await database.write { (connection: Connection) throws(StoreError) in
             try connection.execute(
-                "DELETE FROM id_token_uses WHERE expires_at <= ?", [.integer(now.storeMilliseconds)])
+                "DELETE FROM id_token_uses WHERE expires_at <= ?", [.integer(cutoff.storeMilliseconds)])
         }
     }
 

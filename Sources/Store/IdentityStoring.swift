@@ -43,14 +43,18 @@ public protocol IdentityStoring: Sendable {
     /// - Throws: `.unavailable`.
     func unlink(provider: String, subject: String) async throws(StoreError) -> Bool
 
-    /// Records the use of an ID token (by the hex SHA-256 of its text), kept until its expiry.
-    /// - Returns: true the first time, false for a replay of a token still remembered (on PostgreSQL across
-    ///   every instance of the deployment). A remembered row whose `expiresAt` is not after `now` no longer
-    ///   counts: the token is refused by its `exp` anyway.
+    /// Records the use of an ID token (by the hex SHA-256 of its text), kept until `pruneUses` forgets it.
+    ///
+    /// The caller passes the last moment it would still accept the token: its `exp` plus the verifier's leeway.
+    /// `pruneUses` keeps a row `IDTokenUses.pruneMargin` (5 minutes) longer still, so a clock skew between the
+    /// instances and the purger cannot free a hash that an instance still accepts.
+    /// - Returns: true the first time, false for a replay of a hash still remembered, whatever `now` (on
+    ///   PostgreSQL across every instance of the deployment).
     /// - Throws: `.unavailable`.
     func recordUse(tokenHash: String, expiresAt: Date, now: Date) async throws(StoreError) -> Bool
 
-    /// Deletes the remembered uses that expired at or before `now` (the session purger calls it).
+    /// Deletes the remembered uses that expired `IDTokenUses.pruneMargin` or more before `now` (the session
+    /// purger calls it).
     /// - Returns: how many were deleted.
     /// - Throws: `.unavailable`.
     @discardableResult
@@ -66,4 +70,11 @@ extension IdentityStoring {
             id: UUID().uuidString.lowercased(), email: email, emailVerifiedAt: emailVerifiedAt, role: "user",
             provider: provider, subject: subject, now: Date())
     }
+}
+
+/// The retention of remembered ID-token uses.
+public enum IDTokenUses {
+    /// How long after its `expiresAt` a remembered use is kept (5 minutes): it covers the clock skew between the
+    /// instance that accepts a token and the one that prunes.
+    public static let pruneMargin: TimeInterval = 5 * 60
 }

@@ -119,10 +119,14 @@ package enum Schema {
         // https://www.sqlite.org/lang_altertable.html ("other kinds of table schema changes"), with foreign keys
         // off around the transaction (`rebuildsTables`) so the rows of `customer_ids` and `sessions` stay, and
         // `PRAGMA foreign_key_check` before COMMIT. Same columns in the same order; `users` has no other index,
-        // trigger or view to recreate (the email's UNIQUE index comes with the table).
+        // trigger or view to recreate (the email's UNIQUE index comes with the table). Sessions and customer ids
+        // of a user deleted by hand with foreign keys off (the sqlite3 shell's default) can never be used: they
+        // are deleted first, so that the check cannot block the upgrade forever.
         Migration(
             version: 4,
             sqlite: """
+                DELETE FROM sessions WHERE user_id NOT IN (SELECT id FROM users);
+                DELETE FROM customer_ids WHERE user_id NOT IN (SELECT id FROM users);
                 CREATE TABLE users_v4 (
                     id TEXT PRIMARY KEY NOT NULL,
                     email TEXT UNIQUE,

@@ -39,7 +39,8 @@ extension SessionStore {
         UNION ALL
         SELECT 1, key, value, NULL, NULL FROM customer_ids WHERE user_id = ?2
         UNION ALL
-        SELECT 1, 'registered', CASE WHEN ?3 AND email_verified_at IS NOT NULL THEN email ELSE id END, NULL, NULL
+        SELECT 1, 'registered',
+            CASE WHEN ?3 AND email_verified_at IS NOT NULL AND email IS NOT NULL THEN email ELSE id END, NULL, NULL
         FROM users
         WHERE id = ?2 AND NOT EXISTS (SELECT 1 FROM customer_ids WHERE user_id = ?2 AND key = 'registered')
         """

@@ -53,6 +53,23 @@ extension UserStore {
         }
     }
 
+    /// `disable(email:now:)` for the user `userID`.
+    /// - Throws: `.notFound` for an unknown id, `.unavailable` on a full or read-only disk.
+    @discardableResult
+    public func disable(userID: String, now: Date = Date()) async throws(StoreError) -> Int {
+        try await database.write { (connection: Connection) throws(StoreError) in
+            try Self.disable(userID: userID, now: now, connection)
+        }
+    }
+
+    /// `setCustomerID(email:key:value:)` for the user `userID`.
+    /// - Throws: `.notFound` for an unknown id, `.unavailable` on a full or read-only disk.
+    public func setCustomerID(userID: String, key: String, value: String) async throws(StoreError) {
+        try await database.write { (connection: Connection) throws(StoreError) in
+            try Self.setCustomerID(userID: userID, key: key, value: value, connection)
+        }
+    }
+
     /// See the blocking `customerIDs(userID:emailAsRegistered:)`.
     public func customerIDs(userID: String, emailAsRegistered: Bool = false) async throws(StoreError)
         -> [String: String]

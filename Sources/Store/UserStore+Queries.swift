@@ -40,21 +40,39 @@ extension UserStore {
 
     static func disable(email: String, now: Date, _ connection: Connection) throws(StoreError) -> Int {
         guard let user = try find(email: email, connection) else { throw .notFound }
+        return try disable(userID: user.id, now: now, connection)
+    }
+
+    /// - Throws: `.notFound` for an unknown id.
+    static func disable(userID: String, now: Date, _ connection: Connection) throws(StoreError) -> Int {
         let time = SQLValue.integer(now.storeMilliseconds)
-        try connection.execute(
-            "UPDATE users SET disabled_at = coalesce(disabled_at, ?) WHERE id = ?", [time, .text(user.id)])
+        guard
+            try connection.execute(
+                "UPDATE users SET disabled_at = coalesce(disabled_at, ?) WHERE id = ?", [time, .text(userID)]) > 0
+        else { throw .notFound }
         return try connection.execute(
-            "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [time, .text(user.id)])
+            "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", [time, .text(userID)])
     }
 
     static func setCustomerID(email: String, key: String, value: String, _ connection: Connection) throws(StoreError) {
         guard let user = try find(email: email, connection) else { throw .notFound }
-        try connection.execute(
-            """
-            INSERT INTO customer_ids (user_id, key, value) VALUES (?, ?, ?)
-            ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value
-            """,
-            [.text(user.id), .text(key), .text(value)])
+        try setCustomerID(userID: user.id, key: key, value: value, connection)
+    }
+
+    /// - Throws: `.notFound` for an unknown id (the foreign key).
+    static func setCustomerID(userID: String, key: String, value: String, _ connection: Connection)
+        throws(StoreError)
+    {
+        do {
+            try connection.execute(
+                """
+                INSERT INTO customer_ids (user_id, key, value) VALUES (?, ?, ?)
+                ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value
+                """,
+                [.text(userID), .text(key), .text(value)])
+        } catch .constraint(.foreignKey) {
+            throw .notFound
+        }
     }
 
     /// The explicit ids, plus a derived `registered` unless one is set: the verified email when

@@ -36,6 +36,15 @@ public protocol UserStoring: Sendable {
     /// - Throws: `.notFound` for an unknown email.
     func setCustomerID(email: String, key: String, value: String) async throws(StoreError)
 
+    /// `disable(email:now:)` for the user `userID` (an account may have no email).
+    /// - Throws: `.notFound` for an unknown id.
+    @discardableResult
+    func disable(userID: String, now: Date) async throws(StoreError) -> Int
+
+    /// `setCustomerID(email:key:value:)` for the user `userID` (an account may have no email).
+    /// - Throws: `.notFound` for an unknown id.
+    func setCustomerID(userID: String, key: String, value: String) async throws(StoreError)
+
     /// The user's customer ids; see `UserStore.customerIDs(userID:emailAsRegistered:)`.
     func customerIDs(userID: String, emailAsRegistered: Bool) async throws(StoreError) -> [String: String]
 

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import TokenService
 
-/// `tokenvend users add|list|disable|set-customer-id|verify-email|identities|unlink-identity`, on the same store as running servers (SQLite
-/// or PostgreSQL, through the async store API).
+/// `tokenvend users add|list|disable|set-customer-id|verify-email|identities|unlink-identity`, on the same store
+/// as running servers (SQLite or PostgreSQL, through the async store API).
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
@@ -86,11 +86,14 @@ extension UsersCommand {
         static let configuration = CommandConfiguration(
             commandName: "disable", abstract: "Disable an account and revoke all its sessions at once.")
         @OptionGroup var options: ServerConfigurationOptions
-        @Option(help: "The account's email address.") var email: String
+        @OptionGroup var target: AccountOption
 
         func run() async throws {
-            let revoked = try await UsersCommand.withAccounts(options) { try await $0.disable(email: email) }
-            print("disabled \(email); \(revoked) session(s) revoked")
+            let (account, email) = (target.chosen, target.email)
+            let revoked = try await UsersCommand.withAccounts(options) {
+                try await email == nil ? $0.disable(account: account) : $0.disable(email: account)
+            }
+            print("disabled \(account); \(revoked) session(s) revoked")
         }
     }
 
@@ -98,15 +101,20 @@ extension UsersCommand {
         static let configuration = CommandConfiguration(
             commandName: "set-customer-id", abstract: "Set one Bloomreach customer id of an account.")
         @OptionGroup var options: ServerConfigurationOptions
-        @Option(help: "The account's email address.") var email: String
+        @OptionGroup var target: AccountOption
         @Option(help: "The customer id key, e.g. registered.") var key: String
         @Option(help: "The customer id value.") var value: String
 
         func run() async throws {
+            let (account, email) = (target.chosen, target.email)
             try await UsersCommand.withAccounts(options) {
-                try await $0.setCustomerID(email: email, key: key, value: value)
+                if email == nil {
+                    try await $0.setCustomerID(account: account, key: key, value: value)
+                } else {
+                    try await $0.setCustomerID(email: account, key: key, value: value)
+                }
             }
-            print("set \(key) for \(email)")
+            print("set \(key) for \(account)")
         }
     }
 
@@ -122,6 +130,22 @@ extension UsersCommand {
             print("verified \(email)")
         }
     }
+}
+
+/// The account a command works on: `--email`, or `--account` (an email, or a user id for an account without an
+/// email); exactly one.
+struct AccountOption: ParsableArguments {
+    @Option(help: "The account's email address.") var email: String?
+    @Option(help: "The account's email address or user id (for an account without an email).") var account: String?
+
+    func validate() throws {
+        guard (email == nil) != (account == nil) else {
+            throw ValidationError("Give exactly one of --email and --account.")
+        }
+    }
+
+    /// The email or user id given.
+    var chosen: String { email ?? account ?? "" }
 }
 
 /// The JSON line `users list` prints per account; `email` is `null` for an account made from an identity

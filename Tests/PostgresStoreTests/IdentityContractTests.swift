@@ -37,6 +37,17 @@ import Testing
         }
     }
 
+    @Test("createUser without an email records no verified time", arguments: Backend.allCases)
+    func noEmailNoVerifiedTime(backend: Backend) async throws {
+        try await backend.with { store in
+            let (user, created) = try await store.identities.createUser(
+                id: "u-nv", email: nil, emailVerifiedAt: Fixture.at(1), role: "user", provider: "apple",
+                subject: "s-nv", now: Fixture.at(1))
+            #expect(created && user.emailVerifiedAt == nil && !user.isEmailVerified)
+            #expect(try await store.users.find(byID: "u-nv")?.emailVerifiedAt == nil)
+        }
+    }
+
     @Test("a user without an email or password is stored, listed and answered as such", arguments: Backend.allCases)
     func withoutEmail(backend: Backend) async throws {
         try await backend.with { store in
@@ -139,6 +150,62 @@ import Testing
         }
     }
 
+    @Test(
+        "link racing createUser for one identity: one wins, createUser answers the linked user, never an error",
+        arguments: Backend.allCases)
+    func linkRacesCreate(backend: Backend) async throws {
+        enum Outcome: Sendable {
+            case linked, linkRefused
+            case answered(User, created: Bool)
+        }
+        try await backend.with { store in
+            let ada = try await Fixture.user(store)
+            for round in 0..<20 {
+                let subject = "link-race-\(round)"
+                let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group -> [Outcome] in
+                    for index in 0..<8 {
+                        group.addTask { () async throws -> Outcome in
+                            guard index.isMultiple(of: 2) else {
+                                let (user, created) = try await store.identities.createUser(
+                                    id: "u-\(round)-\(index)", email: nil, emailVerifiedAt: nil, role: "user",
+                                    provider: "apple", subject: subject, now: Fixture.at(1))
+                                return .answered(user, created: created)
+                            }
+                            do {
+                                try await store.identities.link(
+                                    provider: "apple", subject: subject, userID: ada.id, email: nil,
+                                    now: Fixture.at(1))
+                                return .linked
+                            } catch StoreError.constraint(.primaryKey) {
+                                return .linkRefused
+                            }
+                        }
+                    }
+                    var outcomes: [Outcome] = []
+                    for try await outcome in group { outcomes.append(outcome) }
+                    return outcomes
+                }
+                var linked = 0
+                var createdIDs: [String] = []
+                var answeredIDs: Set<String> = []
+                for outcome in outcomes {
+                    switch outcome {
+                    case .linked: linked += 1
+                    case .linkRefused: break
+                    case .answered(let user, let created):
+                        answeredIDs.insert(user.id)
+                        if created { createdIDs.append(user.id) }
+                    }
+                }
+                // Exactly one winner, and every createUser answers the identity's owner.
+                #expect(linked + createdIDs.count == 1)
+                let owner = try #require(try await store.identities.user(provider: "apple", subject: subject))
+                #expect(owner.id == (linked == 1 ? ada.id : createdIDs.first))
+                #expect(answeredIDs == [owner.id])
+            }
+        }
+    }
+
     @Test("unlink removes a link and answers whether there was one", arguments: Backend.allCases)
     func unlink(backend: Backend) async throws {
         try await backend.with { store in
@@ -169,11 +236,30 @@ import Testing
             let other = try await uses.recordUse(
                 tokenHash: String(repeating: "cd", count: 32), expiresAt: Fixture.at(600), now: Fixture.at(1))
             #expect(other)
-            #expect(try await uses.pruneUses(expiredBy: Fixture.at(59)) == 0)
-            #expect(try await uses.pruneUses(expiredBy: Fixture.at(60)) == 1)
-            let again = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(120), now: Fixture.at(61))
-            let againReplay = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(120), now: Fixture.at(62))
+            // Kept for the 5-minute margin after its expiry, then pruned.
+            #expect(try await uses.pruneUses(expiredBy: Fixture.at(60)) == 0)
+            #expect(try await uses.pruneUses(expiredBy: Fixture.at(359)) == 0)
+            #expect(try await uses.pruneUses(expiredBy: Fixture.at(360)) == 1)
+            let again = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(420), now: Fixture.at(361))
+            let againReplay = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(420), now: Fixture.at(362))
             #expect(again && !againReplay)
+        }
+    }
+
+    @Test("a used ID token is refused after its expiry too, until it is pruned", arguments: Backend.allCases)
+    func replayAfterExpiry(backend: Backend) async throws {
+        try await backend.with { store in
+            let uses = store.identities
+            let hash = String(repeating: "a1", count: 32)
+            // Within the verifier's leeway: the token's exp passed 30 s ago.
+            let first = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(60), now: Fixture.at(90))
+            let replay = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(60), now: Fixture.at(90))
+            #expect(first && !replay)
+            // A row remembered earlier is not taken over once expired either.
+            let used = String(repeating: "b2", count: 32)
+            let early = try await uses.recordUse(tokenHash: used, expiresAt: Fixture.at(60), now: Fixture.at(1))
+            let late = try await uses.recordUse(tokenHash: used, expiresAt: Fixture.at(60), now: Fixture.at(90))
+            #expect(early && !late)
         }
     }
 

@@ -241,4 +241,25 @@ import Testing
             #expect(missing.status == nil && missing.customerIDs.isEmpty)
         }
     }
+
+    @Test(
+        "the registered id of a user without an email is its id, even with a verified time set",
+        arguments: Backend.allCases)
+    func registeredWithoutEmail(backend: Backend) async throws {
+        try await backend.with { store in
+            let user = try await store.users.create(
+                id: "u-noemail", email: nil, passwordHash: nil, role: "user", tenantID: nil,
+                emailVerifiedAt: Fixture.at(1), now: Fixture.epoch)
+            let session = try await Fixture.session(store, user)
+            let read = try await store.sessions.statusAndCustomerIDs(
+                sessionID: session.id, userID: user.id, emailAsRegistered: true)
+            #expect(read.status?.userID == user.id)
+            #expect(read.customerIDs == ["registered": "u-noemail"])
+            if case .value(let immediate) = try store.sessions.immediateStatusAndCustomerIDs(
+                sessionID: session.id, userID: user.id, emailAsRegistered: true)
+            {
+                #expect(immediate.customerIDs == ["registered": "u-noemail"])
+            }
+        }
+    }
 }

@@ -100,6 +100,35 @@ import Testing
         }
     }
 
+    @Test("migration 4 deletes the sessions and customer ids of a user deleted with foreign keys off, and upgrades")
+    func orphansDoNotBlock() throws {
+        let temporary = try TemporaryDatabase()
+        defer { temporary.remove() }
+        let before = try Self.versionThree(at: temporary.path)
+        do {
+            // What `DELETE FROM users` does in the sqlite3 shell, whose foreign keys are off by default.
+            let connection = try Connection(path: temporary.path, flags: 0x2)
+            try connection.executeScript("PRAGMA foreign_keys = OFF")
+            try connection.executeScript("DELETE FROM users WHERE id = 'u2'")
+            #expect(try connection.query("PRAGMA foreign_key_check").count == 2)
+        }
+        let database = try temporary.open()
+        defer { database.close() }
+        let after = try database.read { (connection: Connection) throws(StoreError) in
+            (
+                try Migrator.userVersion(connection),
+                try Self.dumps.map { sql throws(StoreError) in try connection.query(sql) },
+                try connection.query("PRAGMA foreign_key_check")
+            )
+        }
+        #expect(after.0 == 4)
+        #expect(after.2.isEmpty)
+        // ada's rows are all kept; bob's orphans are gone.
+        #expect(after.1[0] == [before[0][0]])
+        #expect(after.1[1] == Array(before[1].prefix(2)))
+        #expect(after.1[2] == Array(before[2].prefix(2)))
+    }
+
     @Test("after migration 4 a user may have neither email nor password hash")
     func nullableColumns() throws {
         let temporary = try TemporaryDatabase()

@@ -103,4 +103,50 @@ struct UsersIdentityCommandTests {
         #expect(lines[2].contains(#""email":null"#))
         #expect(objects[0]["email"] as? String == "ada@example.com")
     }
+
+    @Test("users disable and set-customer-id work on an account without an email, by user id; --email still works")
+    func disableWithoutEmail() async throws {
+        let folder = try TemporaryFolder()
+        let environment = try await Self.prepare(folder)
+        let path = try #require(environment["TOKENVEND_DATABASE_PATH"])
+        var sessions: [String] = []
+        do {
+            let store = try SQLiteStore(configuration: .init(path: path))
+            defer { store.close() }
+            for _ in 0..<2 {
+                sessions.append(
+                    try await store.sessions.create(
+                        userID: "u-anon", userAgent: nil, ip: nil, now: Date(), refreshTTL: .seconds(3600),
+                        maxLifetime: .seconds(7200), maxPerUser: 10
+                    ).session.id)
+            }
+        }
+        let set = try await Self.tokenvend(
+            ["users", "set-customer-id", "--account", "u-anon", "--key", "crm", "--value", "C-9"], environment, folder)
+        #expect(set.status == 0 && set.output.contains("set crm for u-anon"))
+        let disabled = try await Self.tokenvend(["users", "disable", "--account", "u-anon"], environment, folder)
+        #expect(disabled.status == 0 && disabled.output.contains("2 session(s) revoked"))
+        let byEmail = try await Self.tokenvend(
+            ["users", "disable", "--account", "bob@example.com"], environment, folder)
+        #expect(byEmail.status == 0)
+        let legacy = try await Self.tokenvend(["users", "disable", "--email", "ada@example.com"], environment, folder)
+        #expect(legacy.status == 0 && legacy.output.contains("disabled ada@example.com"))
+        let notAnEmail = try await Self.tokenvend(["users", "disable", "--email", "u-anon"], environment, folder)
+        #expect(notAnEmail.status == 1 && notAnEmail.error.contains("not valid"))
+        let unknown = try await Self.tokenvend(["users", "disable", "--account", "u-nobody"], environment, folder)
+        #expect(unknown.status == 1 && unknown.error.contains("no account"))
+        let both = try await Self.tokenvend(
+            ["users", "disable", "--account", "u-anon", "--email", "ada@example.com"], environment, folder)
+        #expect(both.status != 0)
+        let store = try SQLiteStore(configuration: .init(path: path))
+        defer { store.close() }
+        let anon = try #require(try await store.users.find(byID: "u-anon"))
+        #expect(anon.isDisabled)
+        #expect(try await store.users.customerIDs(userID: "u-anon", emailAsRegistered: false)["crm"] == "C-9")
+        for id in sessions {
+            #expect(try await store.sessions.find(sessionID: id)?.revokedAt != nil)
+        }
+        #expect(try await store.users.find(byID: "u-bob")?.isDisabled == true)
+        #expect(try await store.users.find(byID: "u-ada")?.isDisabled == true)
+    }
 }

@@ -59,7 +59,7 @@ extension AccountAdministration {
     }
 
     /// The user an email or user id names.
-    private func find(_ account: String) async throws(Failure) -> Store.User {
+    func find(_ account: String) async throws(Failure) -> Store.User {
         let found: Store.User?
         if account.contains("@") {
             guard let email = EmailAddress(account) else { throw .invalidEmail }

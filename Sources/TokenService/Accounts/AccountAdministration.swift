@@ -46,7 +46,7 @@ public struct AccountAdministration: Sendable {
             case .invalidPassword(let minimum): "the password must be \(minimum) to 128 characters"
             case .weakPassword: "the password is one of the 10,000 most common passwords; choose another"
             case .emailTaken: "an account with this email exists"
-            case .notFound: "no account with this email"
+            case .notFound: "no account with this email or user id"
             case .invalidCustomerID: "customer id keys and values must be 1 to 256 bytes"
             case .identityNotFound: "the account has no identity with this provider and subject"
             case .store(let reason): "database: \(reason)"
@@ -126,10 +126,13 @@ public struct AccountAdministration: Sendable {
     }
 
     /// Disables an account and revokes all its sessions at once; returns how many sessions were revoked.
-    public func disable(email rawEmail: String) async throws(Failure) -> Int {
-        guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
+    /// - Parameter account: the account's email, or its user id (for an account without an email): anything
+    ///   without an `@` is taken as a user id.
+    /// - Throws: `.invalidEmail`, `.notFound` for an unknown account, `.store`.
+    public func disable(account: String) async throws(Failure) -> Int {
+        let user = try await find(account)
         do {
-            return try await users.disable(email: email.value, now: Date())
+            return try await users.disable(userID: user.id, now: Date())
         } catch .notFound {
             throw .notFound
         } catch {
@@ -137,19 +140,33 @@ public struct AccountAdministration: Sendable {
         }
     }
 
+    /// Disables the account with this email (`disable(account:)`).
+    public func disable(email: String) async throws(Failure) -> Int {
+        guard email.contains("@") else { throw .invalidEmail }
+        return try await disable(account: email)
+    }
+
     /// Sets (or replaces) one customer id of an account.
-    public func setCustomerID(email rawEmail: String, key: String, value: String) async throws(Failure) {
-        guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
+    /// - Parameter account: as in `disable(account:)`.
+    /// - Throws: `.invalidCustomerID`, `.invalidEmail`, `.notFound` for an unknown account, `.store`.
+    public func setCustomerID(account: String, key: String, value: String) async throws(Failure) {
         guard (1...256).contains(key.utf8.count), (1...256).contains(value.utf8.count) else {
             throw .invalidCustomerID
         }
+        let user = try await find(account)
         do {
-            try await users.setCustomerID(email: email.value, key: key, value: value)
+            try await users.setCustomerID(userID: user.id, key: key, value: value)
         } catch .notFound {
             throw .notFound
         } catch {
             throw .store("\(error)")
         }
+    }
+
+    /// Sets one customer id of the account with this email (`setCustomerID(account:key:value:)`).
+    public func setCustomerID(email: String, key: String, value: String) async throws(Failure) {
+        guard email.contains("@") else { throw .invalidEmail }
+        try await setCustomerID(account: email, key: key, value: value)
     }
 
     /// Marks an account's email as verified (the operator vouches for it), e.g. for accounts that existed

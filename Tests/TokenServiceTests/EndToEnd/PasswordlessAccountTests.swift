@@ -27,29 +27,37 @@ struct PasswordlessAccountTests {
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    @Test("the session purger forgets used ID tokens once they expired, and only those")
+    @Test("the session purger forgets used ID tokens 5 minutes after they expired, and only those")
     func purgerPrunesTokenUses() async throws {
         try await withTestServer { server in
             let identities = server.server.backend.identities
             let now = Date()
             let expired = String(repeating: "1", count: 64)
+            let recent = String(repeating: "3", count: 64)
             let live = String(repeating: "2", count: 64)
-            // Expired a minute ago and valid for an hour: the same on the caller's and on PostgreSQL's clock.
+            // Expired ten minutes ago, one minute ago (within the margin) and valid for an hour: the same on the
+            // caller's and on PostgreSQL's clock.
             let first = try await identities.recordUse(
-                tokenHash: expired, expiresAt: now.addingTimeInterval(-60), now: now)
+                tokenHash: expired, expiresAt: now.addingTimeInterval(-600), now: now)
             let second = try await identities.recordUse(
                 tokenHash: live, expiresAt: now.addingTimeInterval(3600), now: now)
-            #expect(first && second)
+            let third = try await identities.recordUse(
+                tokenHash: recent, expiresAt: now.addingTimeInterval(-60), now: now)
+            #expect(first && second && third)
             let purger = SessionPurger(
                 sessions: server.server.backend.sessions, identities: identities, logger: .init(label: "test"),
                 now: { now })
             _ = await purger.purgeNow()
             await purger.stop()
-            // The purger deleted the expired row (nothing is left to prune) and kept the live one.
+            // The purger deleted the long-expired row (nothing is left to prune) and kept the others.
             #expect(try await identities.pruneUses(expiredBy: now) == 0)
             let kept = try await identities.recordUse(
                 tokenHash: live, expiresAt: now.addingTimeInterval(3600), now: now)
-            #expect(!kept)
+            let keptRecent = try await identities.recordUse(
+                tokenHash: recent, expiresAt: now.addingTimeInterval(-60), now: now)
+            let forgotten = try await identities.recordUse(
+                tokenHash: expired, expiresAt: now.addingTimeInterval(-600), now: now)
+            #expect(!kept && !keptRecent && forgotten)
         }
     }
 

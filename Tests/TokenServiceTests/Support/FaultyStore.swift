@@ -77,6 +77,12 @@ struct FaultyUsers: UserStoring {
     func setCustomerID(email: String, key: String, value: String) async throws(StoreError) {
         try await inner.setCustomerID(email: email, key: key, value: value)
     }
+    func disable(userID: String, now: Date) async throws(StoreError) -> Int {
+        try await inner.disable(userID: userID, now: now)
+    }
+    func setCustomerID(userID: String, key: String, value: String) async throws(StoreError) {
+        try await inner.setCustomerID(userID: userID, key: key, value: value)
+    }
     func customerIDs(userID: String, emailAsRegistered: Bool) async throws(StoreError) -> [String: String] {
         try await inner.customerIDs(userID: userID, emailAsRegistered: emailAsRegistered)
     }
