@@ -241,7 +241,8 @@ import Testing
             #expect(try await uses.pruneUses(expiredBy: Fixture.at(359)) == 0)
             #expect(try await uses.pruneUses(expiredBy: Fixture.at(360)) == 1)
             let again = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(420), now: Fixture.at(361))
-            let againReplay = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(420), now: Fixture.at(362))
+            let againReplay = try await uses.recordUse(
+                tokenHash: hash, expiresAt: Fixture.at(420), now: Fixture.at(362))
             #expect(again && !againReplay)
         }
     }
