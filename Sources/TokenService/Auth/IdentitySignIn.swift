@@ -21,7 +21,7 @@ struct IdentitySignIn: Sendable {
     ) throws(ConfigurationError) {
         let keys = ProviderKeyCache(fetcher: fetcher, onEvent: { event in Self.log(event, logger: logger) })
         var verifiers: [String: IDTokenVerifier] = [:]
-        for settings in configuration.providers {
+        for settings in configuration.providers where settings.isNative {
             let provider = try Self.provider(settings, maxTokenAgeSeconds: configuration.maxTokenAgeSeconds)
             verifiers[settings.name] = IDTokenVerifier(provider: provider, keys: keys)
         }
