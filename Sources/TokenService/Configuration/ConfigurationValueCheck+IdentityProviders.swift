@@ -116,15 +116,16 @@ extension ConfigurationValueCheck {
         } else if let stray = Self.browserProviderMembers.first(where: { given($0) != nil }) {
             throw member("clientId").fail("missing; \(stray) belongs to the browser flow, which needs clientId")
         }
+        if browser == nil, preset == .github {
+            throw member("clientId").fail(
+                "missing; the github preset signs in through the browser only: give clientId, a client secret "
+                    + "and redirectURIs")
+        }
         let audiences: [String]
         if let audiencesValue = given("audiences") {
             audiences = try member("audiences").stringList(audiencesValue)
         } else if let browser {
             audiences = [browser.clientId]
-        } else if preset == .github {
-            throw member("clientId").fail(
-                "missing; the github preset signs in through the browser only: give clientId, a client secret "
-                    + "and redirectURIs")
         } else {
             throw member("audiences").fail(
                 "missing; list the app's bundle id, Services ID or OAuth client ids that tokens must be issued to")
