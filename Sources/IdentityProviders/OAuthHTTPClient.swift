@@ -82,9 +82,15 @@ public enum FormEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// `name=value&…` in the given order, each part percent-encoded.
+    /// `value` form-encoded as RFC 6749 Appendix B asks (HTML 4.01 §17.13.4): a space becomes `+`, every other
+    /// byte outside `[A-Za-z0-9-._~]` `%XX`. `" %\"&+£€"` gives `+%25%22%26%2B%C2%A3%E2%82%AC`.
+    public static func formEscape(_ value: String) -> String {
+        percentEncode(value).replacing("%20", with: "+")
+    }
+
+    /// `name=value&…` in the given order, each part form-escaped (``formEscape(_:)``).
     public static func encode(_ pairs: [(String, String)]) -> String {
-        pairs.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
+        pairs.map { "\(formEscape($0.0))=\(formEscape($0.1))" }.joined(separator: "&")
     }
 
     /// The pairs of a form or query string, in order; `+` is a space and `%XX` a byte. Pairs without `=` have an

@@ -84,11 +84,13 @@ import Testing
         #expect(FormEncoding.percentEncode("a b:c/é~._-") == "a%20b%3Ac%2F%C3%A9~._-")
         let pairs = [("redirect_uri", "https://x.example/cb?a=1&b=2"), ("scope", "openid email")]
         let encoded = FormEncoding.encode(pairs)
-        #expect(encoded == "redirect_uri=https%3A%2F%2Fx.example%2Fcb%3Fa%3D1%26b%3D2&scope=openid%20email")
+        #expect(encoded == "redirect_uri=https%3A%2F%2Fx.example%2Fcb%3Fa%3D1%26b%3D2&scope=openid+email")
         let decoded = try #require(FormEncoding.decode(encoded))
         #expect(decoded.map(\.0) == ["redirect_uri", "scope"])
         #expect(decoded.map(\.1) == ["https://x.example/cb?a=1&b=2", "openid email"])
         #expect(FormEncoding.decode("a=%zz") == nil)
+        // RFC 6749 Appendix B's example.
+        #expect(FormEncoding.formEscape(" %\"&+£€") == "+%25%22%26%2B%C2%A3%E2%82%AC")
         #expect(FormEncoding.decode("a=b+c")?.first?.1 == "b c")
     }
 }
