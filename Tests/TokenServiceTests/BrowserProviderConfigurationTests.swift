@@ -136,7 +136,7 @@ import Testing
         #expect(
             error?.description
                 == "identityProviders.b.clientPrivateKeyFile (TOKENVEND_IDENTITY_PROVIDERS): \"\(notAKey)\" holds no "
-                + "usable P-256 or RSA private key")
+                + "usable P-256 private key (ES256; RSA keys cannot sign assertions here)")
     }
 
     @Test(

@@ -25,7 +25,7 @@ extension TokenServiceConfiguration.IdentityProviderSettings {
         public var clientId: String
         /// The client secret (`clientSecret` or `clientSecretFile`); nil with a private key.
         public var clientSecret: TokenServiceConfiguration.Secret?
-        /// The PEM private key (P-256 or RSA) of `clientPrivateKeyFile`; nil with a secret.
+        /// The PEM private key (P-256) of `clientPrivateKeyFile`; nil with a secret.
         public var clientPrivateKey: TokenServiceConfiguration.Secret?
         /// The `kid` put in the assertion's header (`clientKeyId`); nil for none.
         public var clientKeyId: String?

@@ -186,14 +186,14 @@ extension ConfigurationValueCheck {
         return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
-    /// Reads `clientPrivateKeyFile`: a PEM private key, P-256 (ES256) or RSA (RS256). Never shows the key.
+    /// Reads `clientPrivateKeyFile`: a PEM P-256 private key (the assertion is ES256; the JWT library signs no RSA).
+    /// Never shows the key.
     func clientPrivateKey(at path: String) throws(ConfigurationError) -> TokenServiceConfiguration.Secret {
         let pem = try secretFile(at: path)
         guard pem.value.hasPrefix("-----BEGIN"), pem.value.contains("PRIVATE KEY") else {
             throw fail("\"\(path)\" is not a PEM private key (-----BEGIN PRIVATE KEY-----)")
         }
         if let key = try? JWTKey(kid: "client", algorithm: .es256, pem: pem.value), key.canSign { return pem }
-        if (try? JWTKey(kid: "client", algorithm: .rs256, pem: pem.value)) != nil { return pem }
-        throw fail("\"\(path)\" holds no usable P-256 or RSA private key")
+        throw fail("\"\(path)\" holds no usable P-256 private key (ES256; RSA keys cannot sign assertions here)")
     }
 }
