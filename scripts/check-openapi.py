@@ -285,7 +285,7 @@ def main():
     providers = {
         "openapi": {"issuers": [ID_ISSUER], "audiences": ["openapi-app"], "nonce": "raw", "algorithms": ["ES256"],
                     "jwksURL": f"http://127.0.0.1:{keys.server_address[1]}/keys"},
-        "down": {"issuers": [ID_ISSUER], "audiences": ["openapi-app"], "nonce": "raw", "algorithms": ["ES256"],
+        "down": {"issuers": [ID_ISSUER], "audiences": ["openapi-down-app"], "nonce": "raw", "algorithms": ["ES256"],
                  "jwksURL": f"http://127.0.0.1:{free_port()}/keys"},
         "github": {"preset": "github", "clientId": "openapi-client", "clientSecret": "openapi-client-secret",
                    "redirectURIs": ["com.example.openapi:/cb"]},
