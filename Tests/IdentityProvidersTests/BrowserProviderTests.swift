@@ -97,6 +97,15 @@ struct BrowserFixture {
         #expect(
             github.hasPrefix("https://github.com/login/oauth/authorize?response_type=code&client_id=Iv1.gh-client&"))
         #expect(github.contains("&scope=read%3Auser%20user%3Aemail&"))
+        let withQuery = try BrowserProvider(
+            name: "q", clientId: "c", authentication: .secretBasic("s"), scopes: ["openid"],
+            callbackURL: BrowserFixture.callback,
+            endpoints: .explicit(
+                authorizationURL: "https://idp.example/auth?prompt=login", tokenURL: "https://idp.example/token",
+                userInfoURL: nil, issuer: nil, jwksURL: nil),
+            http: fixture.http, discovery: fixture.discovery, keys: fixture.keys)
+        let appended = try await withQuery.authorizationURL(state: "s", nonce: "n", codeChallenge: "c")
+        #expect(appended.hasPrefix("https://idp.example/auth?prompt=login&response_type=code&client_id=c&"))
     }
 
     @Test("happy path: the code is exchanged with PKCE and Basic auth, the ID token verified with the raw nonce")
