@@ -7,7 +7,8 @@ form with a username field, a "Sign in" and a "Deny" button; the username become
 `--allow-post`) and `/userinfo`. Everything lives in memory. One client, its only redirect URI the one given.
 
 `GET /_fake/requests` answers the requests served so far as JSON `[{"method", "path"}]`, so a test can tell whether
-the provider was reached at all (it is not itself listed).
+the provider was reached at all; `GET /_fake/issued` answers `{"codes", "accessTokens", "idTokens"}`, every credential
+it handed out, so a test can look for them where they must never be (neither endpoint is itself listed).
 
 usage: python3 scripts/fake_oidc_provider.py --port 0 --client-id ID --client-secret SECRET --redirect-uri URI
        [--issuer URL] [--allow-post] [--deny]
@@ -148,6 +149,7 @@ def build(arguments, issuer):
     """The Flask app of the provider, its state in memory."""
     lock = threading.Lock()
     codes, tokens, served = {}, {}, []
+    issued = {"codes": [], "accessTokens": [], "idTokens": []}
     methods = ["client_secret_basic"] + (["client_secret_post"] if arguments.allow_post else [])
     client = Client(arguments.client_id, arguments.client_secret, arguments.redirect_uri, methods)
     key = RSAKey.generate_key(2048, parameters={"kid": "fake-" + secrets.token_hex(4), "use": "sig", "alg": "RS256"},
@@ -162,6 +164,7 @@ def build(arguments, issuer):
                                      data.get("nonce"), data.get("code_challenge"), data.get("code_challenge_method"))
             with lock:
                 codes[code] = item
+                issued["codes"].append(code)
 
         def query_authorization_code(self, code, client):
             with lock:
@@ -198,6 +201,13 @@ def build(arguments, issuer):
         def generate_user_info(self, user, scope):
             return user.info()
 
+        def process_token(self, grant, response):
+            token = super().process_token(grant, response)
+            if "id_token" in token:
+                with lock:
+                    issued["idTokens"].append(token["id_token"])
+            return token
+
     class BearerValidator(BearerTokenValidator):
         def authenticate_token(self, token_string):
             with lock:
@@ -213,6 +223,7 @@ def build(arguments, issuer):
     def save_token(token, req):
         with lock:
             tokens[token["access_token"]] = Token(token, req.client, req.user)
+            issued["accessTokens"].append(token["access_token"])
 
     app = Flask("fake_oidc_provider")
     app.config["OAUTH2_TOKEN_EXPIRES_IN"] = {"authorization_code": TOKEN_LIFETIME}
@@ -225,7 +236,7 @@ def build(arguments, issuer):
 
     @app.before_request
     def record():
-        if request.path != "/_fake/requests":
+        if not request.path.startswith("/_fake/"):
             with lock:
                 served.append({"method": request.method, "path": request.path})
 
@@ -233,6 +244,11 @@ def build(arguments, issuer):
     def requests_served():
         with lock:
             return jsonify(list(served))
+
+    @app.get("/_fake/issued")
+    def credentials_issued():
+        with lock:
+            return jsonify({name: list(values) for name, values in issued.items()})
 
     @app.get("/.well-known/openid-configuration")
     def discovery():
