@@ -26,6 +26,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -130,9 +131,17 @@ class Catcher(http.server.BaseHTTPRequestHandler):
 
 
 class Harness:
-    def __init__(self, binary, work):
+    """The three processes and the browser; `close` ends whatever `start` got to start."""
+
+    def __init__(self, work):
         self.work = work
         self.processes = []
+        self.catcher = None
+        self.driver = None
+        self.server_log = self.provider_log = None
+
+    def start(self, binary):
+        work = self.work
         self.catcher = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Catcher)
         threading.Thread(target=self.catcher.serve_forever, daemon=True).start()
         self.app_redirect = f"http://127.0.0.1:{self.catcher.server_address[1]}/callback"
@@ -147,7 +156,7 @@ class Harness:
         self.processes.append(provider)
         line = provider.stdout.readline().strip()
         if not line.isdigit():
-            raise RuntimeError("the fake provider did not start: " + self.log("provider.log"))
+            raise RuntimeError("the fake provider did not start (its log follows)")
         self.provider = f"http://127.0.0.1:{line}"
         config = {
             "server": {"host": "127.0.0.1", "port": port, "publicURL": self.base},
@@ -176,10 +185,10 @@ class Harness:
                 break
             except OSError:
                 if server.poll() is not None:
-                    raise RuntimeError(f"tokenvend exited with {server.returncode}: " + self.log("tokenvend.log"))
+                    raise RuntimeError(f"tokenvend exited with {server.returncode} (its log follows)")
                 time.sleep(0.05)
         else:
-            raise RuntimeError("tokenvend did not answer /healthz: " + self.log("tokenvend.log"))
+            raise RuntimeError("tokenvend did not answer /healthz (its log follows)")
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
         for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -195,10 +204,11 @@ class Harness:
             return file.read()[-4000:]
 
     def close(self):
-        try:
-            self.driver.quit()
-        except Exception:  # noqa: BLE001: a browser already gone
-            pass
+        if self.driver is not None:
+            try:
+                self.driver.quit()
+            except Exception:  # noqa: BLE001: a browser already gone
+                pass
         for process in reversed(self.processes):
             if process.poll() is None:
                 process.terminate()
@@ -207,8 +217,12 @@ class Harness:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
-        self.catcher.shutdown()
-        self.catcher.server_close()
+        if self.catcher is not None:
+            self.catcher.shutdown()
+            self.catcher.server_close()
+        for log in (self.server_log, self.provider_log):
+            if log is not None:
+                log.close()
 
     # -- browser --------------------------------------------------------------------------------------------------
 
@@ -232,7 +246,7 @@ class Harness:
         assert status == 200, status
         return sum(1 for item in served if item["path"] == path)
 
-    def start(self, app_state, challenge, redirect_uri=None, method="S256"):
+    def open_sign_in(self, app_state, challenge, redirect_uri=None, method="S256"):
         """Opens GET /auth/oauth/corp like the app; returns the URL the browser ends at."""
         query = urllib.parse.urlencode({
             "redirect_uri": redirect_uri or self.app_redirect, "code_challenge": challenge,
@@ -264,7 +278,7 @@ class Harness:
         """A whole browser sign-in; returns (verifier, app state, callback query or None, provider URL)."""
         verifier, challenge = pkce_pair()
         app_state = app_state or secrets.token_urlsafe(16)
-        self.start(app_state, challenge)
+        self.open_sign_in(app_state, challenge)
         provider_url = self.wait_for_form()
         self.submit(username)
         calls = Catcher.take()
@@ -355,7 +369,7 @@ def app_state_mismatch(harness):
 
 def tampered_provider_state(harness):
     verifier, challenge = pkce_pair()
-    harness.start("app-state-1", challenge)
+    harness.open_sign_in("app-state-1", challenge)
     provider_url = harness.wait_for_form()
     parts = urllib.parse.urlsplit(provider_url)
     query = urllib.parse.parse_qs(parts.query)
@@ -411,7 +425,8 @@ def unregistered_redirect(harness):
             ("code_challenge_method plain", None, "plain")):
         before = harness.provider_requests("/authorize")
         verifier, challenge = pkce_pair()
-        harness.start("app-state-2", verifier if method == "plain" else challenge, redirect_uri=uri, method=method)
+        harness.open_sign_in("app-state-2", verifier if method == "plain" else challenge, redirect_uri=uri,
+                             method=method)
         documents = harness.documents()
         refused_page(harness, documents, what)
         body = harness.driver.find_element(By.TAG_NAME, "body").text
@@ -421,7 +436,7 @@ def unregistered_redirect(harness):
 
 def expired_flow(harness):
     verifier, challenge = pkce_pair()
-    harness.start("app-state-3", challenge)
+    harness.open_sign_in("app-state-3", challenge)
     harness.wait_for_form()
     time.sleep(FLOW_LIFETIME + 1)
     harness.drain_network_log()
@@ -433,7 +448,7 @@ def expired_flow(harness):
 def provider_denies(harness):
     verifier, challenge = pkce_pair()
     app_state = "app-state-" + secrets.token_urlsafe(8)
-    harness.start(app_state, challenge)
+    harness.open_sign_in(app_state, challenge)
     harness.wait_for_form()
     harness.submit("erin", button="deny")
     calls = Catcher.take()
@@ -460,10 +475,12 @@ def main():
     if len(sys.argv) != 2 or not os.access(sys.argv[1], os.X_OK):
         print(__doc__.split("\n\n")[-1], file=sys.stderr)
         return 2
+    # make's SIGTERM (or ^C) still ends the browser, the provider and tokenvend through the finally below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory(prefix="browser-signin-") as work:
-        harness = None
+        harness = Harness(work)
         try:
-            harness = Harness(sys.argv[1], work)
+            harness.start(os.path.abspath(sys.argv[1]))
             for name, function in (
                     ("first and second sign-in", happy_path), ("state mismatch at the app", app_state_mismatch),
                     ("tampered provider state", tampered_provider_state), ("wrong verifier", wrong_verifier),
@@ -474,11 +491,11 @@ def main():
         except Exception as error:  # noqa: BLE001: set-up failed, say why
             report(False, f"set-up: {type(error).__name__}: {error}")
         finally:
-            if harness is not None:
-                if failures:
-                    print("--- tokenvend log (tail) ---\n" + harness.log("tokenvend.log"), file=sys.stderr)
-                    print("--- provider log (tail) ---\n" + harness.log("provider.log"), file=sys.stderr)
-                harness.close()
+            harness.close()
+            if failures:
+                for name in ("tokenvend.log", "provider.log"):
+                    if os.path.exists(os.path.join(work, name)):
+                        print(f"--- {name} (tail) ---\n" + harness.log(name), file=sys.stderr)
     return 1 if failures else 0
 
 
