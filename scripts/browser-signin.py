@@ -379,11 +379,14 @@ def tampered_provider_state(harness):
     harness.driver.get(tampered)
     harness.wait_for_form()
     harness.drain_network_log()
+    exchanges = harness.provider_requests("/token")
     harness.submit("trudy")
     documents = harness.documents()
     reached = any(url.startswith(harness.callback) and "state=" in url for _, url in documents)
     report(reached, "the provider calls tokenvend back with a genuine code and the tampered state")
     refused_page(harness, documents, "a provider callback with a tampered tokenvend state")
+    report(harness.provider_requests("/token") == exchanges,
+           "a tampered state: tokenvend never redeems the provider's code")
 
 
 def wrong_verifier(harness):
@@ -440,9 +443,11 @@ def expired_flow(harness):
     harness.wait_for_form()
     time.sleep(FLOW_LIFETIME + 1)
     harness.drain_network_log()
+    exchanges = harness.provider_requests("/token")
     harness.submit("dave")
     documents = harness.documents()
     refused_page(harness, documents, f"a flow older than identity.flowLifetimeSeconds ({FLOW_LIFETIME} s)")
+    report(harness.provider_requests("/token") == exchanges, "an expired flow: tokenvend never redeems the provider's code")
 
 
 def provider_denies(harness):
