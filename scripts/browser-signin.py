@@ -13,7 +13,8 @@ is not the app's (the app refuses it), a provider callback with a tampered token
 the app), a wrong code_verifier (400 invalid_grant, and the code is spent), a reused code (400 invalid_grant, and the
 session it issued is revoked: its refresh token then gets 401), an unregistered redirect URI or `plain` PKCE (400
 page, the provider never asked), an expired flow (6 s on the provider's form, 400 page), a provider that denies
-(the app gets error=access_denied with its state). Last, tokenvend's log must not hold the client secret nor any
+(the app gets error=access_denied with its state). A second provider, `corppost`, accepts only
+client_secret_post, which tokenvend must use when so configured. Last, tokenvend's log must not hold the client secret nor any
 code, access token or ID token the provider issued.
 
 usage: python3 scripts/browser-signin.py TOKENVEND_BINARY      (ok/FAIL lines; exit 1 on a failure)
@@ -45,6 +46,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROVIDER = "corp"
+POST_PROVIDER = "corppost"  # the same, its client authenticating with client_secret_post
 CLIENT_ID = "tokenvend-browser-test"
 CLIENT_SECRET = "fake-provider-secret-" + secrets.token_urlsafe(24)
 FLOW_LIFETIME = 5
@@ -147,17 +149,11 @@ class Harness:
         self.app_redirect = f"http://127.0.0.1:{self.catcher.server_address[1]}/callback"
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
-        self.callback = f"{self.base}/auth/oauth/{PROVIDER}/callback"
+        self.callback = f"{self.base}/auth/oauth/{PROVIDER}/callback"  # the corp provider's
         self.provider_log = open(os.path.join(work, "provider.log"), "w")
-        provider = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "fake_oidc_provider.py"), "--port", "0", "--client-id", CLIENT_ID,
-             "--client-secret", CLIENT_SECRET, "--redirect-uri", self.callback],
-            stdout=subprocess.PIPE, stderr=self.provider_log, text=True)
-        self.processes.append(provider)
-        line = provider.stdout.readline().strip()
-        if not line.isdigit():
-            raise RuntimeError("the fake provider did not start (its log follows)")
-        self.provider = f"http://127.0.0.1:{line}"
+        self.provider = self.launch_provider(PROVIDER, "basic")
+        self.post_provider = self.launch_provider(POST_PROVIDER, "post")
+        entry = {"clientId": CLIENT_ID, "clientSecret": CLIENT_SECRET, "redirectURIs": ["http://127.0.0.1/callback"]}
         config = {
             "server": {"host": "127.0.0.1", "port": port, "publicURL": self.base},
             "database": {"path": os.path.join(work, "tokenvend.sqlite")},
@@ -165,10 +161,10 @@ class Harness:
             "rateLimit": {"requestsPerAddressPerMinute": 1000},
             "log": {"level": "debug"},
             "identity": {"flowLifetimeSeconds": FLOW_LIFETIME},
-            "identityProviders": {PROVIDER: {
-                "discoveryURL": f"{self.provider}/.well-known/openid-configuration",
-                "clientId": CLIENT_ID, "clientSecret": CLIENT_SECRET,
-                "redirectURIs": ["http://127.0.0.1/callback"]}},
+            "identityProviders": {
+                PROVIDER: dict(entry, discoveryURL=f"{self.provider}/.well-known/openid-configuration"),
+                POST_PROVIDER: dict(entry, discoveryURL=f"{self.post_provider}/.well-known/openid-configuration",
+                                    clientAuthentication="client_secret_post")},
         }
         config_path = os.path.join(work, "tokenvend.json")
         with open(config_path, "w") as file:
@@ -198,6 +194,19 @@ class Harness:
         driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
         self.driver = webdriver.Chrome(options=options, service=Service(driver_path))
         self.driver.set_page_load_timeout(30)
+
+    def launch_provider(self, name, token_auth):
+        """Starts a fake provider whose only redirect URI is tokenvend's callback for `name`; returns its URL."""
+        provider = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "fake_oidc_provider.py"), "--port", "0", "--client-id", CLIENT_ID,
+             "--client-secret", CLIENT_SECRET, "--redirect-uri", f"{self.base}/auth/oauth/{name}/callback",
+             "--token-auth", token_auth],
+            stdout=subprocess.PIPE, stderr=self.provider_log, text=True)
+        self.processes.append(provider)
+        line = provider.stdout.readline().strip()
+        if not line.isdigit():
+            raise RuntimeError(f"the fake provider for {name} did not start (its log follows)")
+        return f"http://127.0.0.1:{line}"
 
     def log(self, name):
         with open(os.path.join(self.work, name)) as file:
@@ -241,19 +250,19 @@ class Harness:
                 seen.append((params["response"]["status"], params["response"]["url"]))
         return seen
 
-    def provider_requests(self, path):
-        status, _, served = http_call("GET", f"{self.provider}/_fake/requests")
+    def provider_requests(self, path, provider=None):
+        status, _, served = http_call("GET", f"{provider or self.provider}/_fake/requests")
         assert status == 200, status
         return sum(1 for item in served if item["path"] == path)
 
-    def open_sign_in(self, app_state, challenge, redirect_uri=None, method="S256"):
+    def open_sign_in(self, app_state, challenge, redirect_uri=None, method="S256", provider=PROVIDER):
         """Opens GET /auth/oauth/corp like the app; returns the URL the browser ends at."""
         query = urllib.parse.urlencode({
             "redirect_uri": redirect_uri or self.app_redirect, "code_challenge": challenge,
             "code_challenge_method": method, "state": app_state})
         self.drain_network_log()
         Catcher.take()
-        self.driver.get(f"{self.base}/auth/oauth/{PROVIDER}?{query}")
+        self.driver.get(f"{self.base}/auth/oauth/{provider}?{query}")
         return self.driver.current_url
 
     def wait_for_form(self):
@@ -274,11 +283,11 @@ class Harness:
             pass
         return self.driver.current_url
 
-    def sign_in(self, username, app_state=None):
+    def sign_in(self, username, app_state=None, provider=PROVIDER):
         """A whole browser sign-in; returns (verifier, app state, callback query or None, provider URL)."""
         verifier, challenge = pkce_pair()
         app_state = app_state or secrets.token_urlsafe(16)
-        self.open_sign_in(app_state, challenge)
+        self.open_sign_in(app_state, challenge, provider=provider)
         provider_url = self.wait_for_form()
         self.submit(username)
         calls = Catcher.take()
@@ -447,7 +456,8 @@ def expired_flow(harness):
     harness.submit("dave")
     documents = harness.documents()
     refused_page(harness, documents, f"a flow older than identity.flowLifetimeSeconds ({FLOW_LIFETIME} s)")
-    report(harness.provider_requests("/token") == exchanges, "an expired flow: tokenvend never redeems the provider's code")
+    report(harness.provider_requests("/token") == exchanges,
+           "an expired flow: tokenvend never redeems the provider's code")
 
 
 def provider_denies(harness):
@@ -463,8 +473,22 @@ def provider_denies(harness):
            f"the provider's Deny sends the app error=access_denied with its state and no code ({query})")
 
 
+def secret_post(harness):
+    verifier, app_state, query, _ = harness.sign_in("frank", provider=POST_PROVIDER)
+    report(app_accepts(query, app_state),
+           f"{POST_PROVIDER} (client_secret_post only): the browser comes back to the app with a code")
+    status, _, body = harness.redeem(single(query, "code") if query else "", verifier)
+    exchanges = harness.provider_requests("/token", provider=harness.post_provider)
+    report(status == 200 and isinstance(body, dict) and body.get("created") is True and exchanges == 1,
+           f"{POST_PROVIDER}: tokenvend authenticated with client_secret_post at the provider that accepts nothing "
+           f"else, and the code redeems ({status}, {exchanges} token request)")
+
+
 def nothing_secret_logged(harness):
     status, _, issued = http_call("GET", f"{harness.provider}/_fake/issued")
+    post_status, _, more = http_call("GET", f"{harness.post_provider}/_fake/issued")
+    status = status if post_status == 200 else post_status
+    issued = {name: issued[name] + more[name] for name in issued}
     harness.server_log.flush()
     with open(os.path.join(harness.work, "tokenvend.log")) as file:
         log = file.read()
@@ -491,6 +515,7 @@ def main():
                     ("tampered provider state", tampered_provider_state), ("wrong verifier", wrong_verifier),
                     ("reused code", reused_code), ("unregistered redirect URI", unregistered_redirect),
                     ("expired flow", expired_flow), ("provider denies", provider_denies),
+                    ("client_secret_post", secret_post),
                     ("secrets in the log", nothing_secret_logged)):
                 scenario(name, function, harness)
         except Exception as error:  # noqa: BLE001: set-up failed, say why

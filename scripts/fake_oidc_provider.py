@@ -3,15 +3,15 @@
 It serves discovery (`/.well-known/openid-configuration`), a JWK Set (`/jwks`, one RSA 2048 key made at start with
 joserfc), `/authorize` (Authlib's authorization code grant with OpenID Connect and PKCE S256 required: an HTML login
 form with a username field, a "Sign in" and a "Deny" button; the username becomes `sub`, the email
-`<username>@example.com` with `email_verified` true), `/token` (client_secret_basic, and client_secret_post with
-`--allow-post`) and `/userinfo`. Everything lives in memory. One client, its only redirect URI the one given.
+`<username>@example.com` with `email_verified` true), `/token` (client_secret_basic, or client_secret_post, or both,
+as `--token-auth` says) and `/userinfo`. Everything lives in memory. One client, its only redirect URI the one given.
 
 `GET /_fake/requests` answers the requests served so far as JSON `[{"method", "path"}]`, so a test can tell whether
 the provider was reached at all; `GET /_fake/issued` answers `{"codes", "accessTokens", "idTokens"}`, every credential
 it handed out, so a test can look for them where they must never be (neither endpoint is itself listed).
 
 usage: python3 scripts/fake_oidc_provider.py --port 0 --client-id ID --client-secret SECRET --redirect-uri URI
-       [--issuer URL] [--allow-post] [--deny]
+       [--issuer URL] [--token-auth basic|post|both] [--deny]
 With --port 0 the first line on stdout is the port chosen. --issuer defaults to http://127.0.0.1:<port>.
 --deny answers every login form submission with error=access_denied, as the Deny button does.
 """
@@ -150,7 +150,8 @@ def build(arguments, issuer):
     lock = threading.Lock()
     codes, tokens, served = {}, {}, []
     issued = {"codes": [], "accessTokens": [], "idTokens": []}
-    methods = ["client_secret_basic"] + (["client_secret_post"] if arguments.allow_post else [])
+    methods = {"basic": ["client_secret_basic"], "post": ["client_secret_post"],
+               "both": ["client_secret_basic", "client_secret_post"]}[arguments.token_auth]
     client = Client(arguments.client_id, arguments.client_secret, arguments.redirect_uri, methods)
     key = RSAKey.generate_key(2048, parameters={"kid": "fake-" + secrets.token_hex(4), "use": "sig", "alg": "RS256"},
                               private=True)
@@ -306,7 +307,8 @@ def main():
     parser.add_argument("--client-secret", required=True)
     parser.add_argument("--redirect-uri", required=True, help="the client's only redirect URI (tokenvend's callback)")
     parser.add_argument("--issuer", help="default http://127.0.0.1:<port>")
-    parser.add_argument("--allow-post", action="store_true", help="accept client_secret_post too")
+    parser.add_argument("--token-auth", choices=["basic", "post", "both"], default="basic",
+                        help="how the client authenticates at /token: client_secret_basic (default), _post, or both")
     parser.add_argument("--deny", action="store_true", help="answer every sign-in with error=access_denied")
     arguments = parser.parse_args()
     holder = {}
