@@ -1,6 +1,6 @@
 """The browser sign-in (OAuth 2.0 + PKCE, docs/API.md) in a real browser, against a provider nobody here wrote.
 
-Three processes on loopback: the fake OpenID Connect provider (scripts/fake_oidc_provider.py, Authlib), an "app"
+Processes on loopback: the fake OpenID Connect provider (scripts/fake_oidc_provider.py, Authlib), an "app"
 redirect catcher (http.server, path /callback, it records each query it gets) and `tokenvend serve --config` on
 SQLite in a temporary folder, its provider `corp` configured through discovery with the catcher's loopback redirect
 URI registered as `http://127.0.0.1/callback` (any port, RFC 8252 §7.3) and `identity.flowLifetimeSeconds` 5.
@@ -13,9 +13,9 @@ is not the app's (the app refuses it), a provider callback with a tampered token
 the app), a wrong code_verifier (400 invalid_grant, and the code is spent), a reused code (400 invalid_grant, and the
 session it issued is revoked: its refresh token then gets 401), an unregistered redirect URI or `plain` PKCE (400
 page, the provider never asked), an expired flow (6 s on the provider's form, 400 page), a provider that denies
-(the app gets error=access_denied with its state). A second provider, `corppost`, accepts only
-client_secret_post, which tokenvend must use when so configured. Last, tokenvend's log must not hold the client secret nor any
-code, access token or ID token the provider issued.
+(the app gets error=access_denied with its state). A second fake provider, `corppost`, accepts only
+client_secret_post, which tokenvend must then use. Last, tokenvend's log must not hold the client secret nor any
+code, access token or ID token the providers issued.
 
 usage: python3 scripts/browser-signin.py TOKENVEND_BINARY      (ok/FAIL lines; exit 1 on a failure)
 Needs authlib, flask, selenium (pip) and chromium, chromium-driver (Debian): scripts/browser-signin.sh installs them.
