@@ -12,6 +12,7 @@ Exit 0 when all holds; 1 with one line per finding otherwise. Installs PyYAML, j
 openapi-spec-validator with pip when they are missing.
 """
 import base64
+import hashlib
 import http.server
 import json
 import os
@@ -22,6 +23,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -115,6 +117,16 @@ def free_port():
         return s.getsockname()[1]
 
 
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Leaves a 302 to the caller: the browser sign-in's redirects are answers under test, not hops."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+OPENER = urllib.request.build_opener(NoRedirect)
+
+
 class Checker:
     def __init__(self, spec, port):
         self.spec = spec
@@ -130,7 +142,7 @@ class Checker:
             if "Content-Type" not in (headers or {}):
                 request.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(request, timeout=20) as response:
+            with OPENER.open(request, timeout=20) as response:
                 status, answer_headers, data = response.status, response.headers, response.read()
         except urllib.error.HTTPError as error:
             status, answer_headers, data = error.code, error.headers, error.read()
@@ -175,6 +187,25 @@ class Checker:
         return status, data
 
 
+def browser_sign_in(check):
+    """The browser flow's three operations, with the `github` preset (explicit endpoints: no network needed)."""
+    challenge = b64url(hashlib.sha256(b"openapi-verifier-0123456789012345678901234567890").digest())
+    redirect = urllib.parse.quote("com.example.openapi:/cb", safe="")
+    start = (f"/auth/oauth/github?redirect_uri={redirect}&code_challenge={challenge}"
+             "&code_challenge_method=S256&state=openapi-state")
+    check.call("GET", "/auth/oauth/{provider}", path=start, expect=302)
+    check.call("GET", "/auth/oauth/{provider}", path=start.replace("S256", "plain"), expect=400)
+    check.call("GET", "/auth/oauth/{provider}", path=start.replace("openapi%3A", "evil%3A"), expect=400)
+    check.call("GET", "/auth/oauth/{provider}/callback", path="/auth/oauth/github/callback?code=x&state=unknown",
+               expect=400)
+    code = {"grant_type": "authorization_code", "code": "never-issued", "code_verifier": "v" * 43,
+            "redirect_uri": "com.example.openapi:/cb"}
+    check.call("POST", "/auth/token", body=code, expect=400)
+    check.call("POST", "/auth/token", body=urllib.parse.urlencode(code).encode(),
+               headers={"Content-Type": "application/x-www-form-urlencoded"}, expect=400)
+    check.call("POST", "/auth/token", body={"grant_type": "password"}, expect=400)
+
+
 def scenario(check):
     json_body = lambda data: json.loads(data)  # noqa: E731
     check.call("GET", "/healthz", expect=200)
@@ -214,6 +245,7 @@ def scenario(check):
     check.call("POST", "/auth/idtoken", body={"provider": "down", "idToken": signed, "nonce": "openapi-nonce"},
                expect=503)
     check.call("POST", "/auth/idtoken", body=b"x", headers={"Content-Type": "text/plain"}, expect=415)
+    browser_sign_in(check)
     check.call("GET", "/auth/me", headers=bearer, expect=200)
     check.call("GET", "/auth/me", expect=401)
     _, data = check.call("GET", "/auth/sessions", headers=bearer, expect=200)
@@ -253,8 +285,10 @@ def main():
     providers = {
         "openapi": {"issuers": [ID_ISSUER], "audiences": ["openapi-app"], "nonce": "raw", "algorithms": ["ES256"],
                     "jwksURL": f"http://127.0.0.1:{keys.server_address[1]}/keys"},
-        "down": {"issuers": [ID_ISSUER], "audiences": ["openapi-app"], "nonce": "raw", "algorithms": ["ES256"],
+        "down": {"issuers": [ID_ISSUER], "audiences": ["openapi-down-app"], "nonce": "raw", "algorithms": ["ES256"],
                  "jwksURL": f"http://127.0.0.1:{free_port()}/keys"},
+        "github": {"preset": "github", "clientId": "openapi-client", "clientSecret": "openapi-client-secret",
+                   "redirectURIs": ["com.example.openapi:/cb"]},
     }
     with tempfile.TemporaryDirectory() as directory:
         # Only the settings below: an inherited TOKENVEND_* (such as TOKENVEND_BIN) is not a server key.
@@ -267,6 +301,7 @@ def main():
             "TOKENVEND_MOSS_PROJECT_ID": "openapi", "TOKENVEND_MOSS_PROJECT_KEY": "openapi-project-key",
             "TOKENVEND_MOSS_AUTH_URL": f"http://127.0.0.1:{moss.server_address[1]}/identity/auth/token",
             "TOKENVEND_IDENTITY_PROVIDERS": json.dumps(providers),
+            "TOKENVEND_SERVER_PUBLIC_URL": f"http://127.0.0.1:{port}",
         })
         log = open(os.path.join(directory, "server.log"), "w")
         server = subprocess.Popen([binary, "serve"],

@@ -15,7 +15,8 @@
 # limits at their maxima (1,000,000 token-issuing requests per address per minute, 1000 failed logins per
 # account): schemathesis sends all of its requests from 127.0.0.1, and a 429 would hide the answers under test.
 # The `apple` and `google` identity providers of openapi.yaml's enum are configured with a key URL nobody answers
-# (port 9): generated ID tokens are refused (401) or, should one parse, find no keys (503).
+# (port 9): generated ID tokens are refused (401) or, should one parse, find no keys (503). A `github` browser
+# provider (explicit endpoints: no network at start) lets GET /auth/oauth/{provider} redirect.
 #
 # Two phases per seed, because logging out or revoking a session would revoke the token the other operations
 # are tested with:
@@ -86,7 +87,7 @@ start_server() {
     config="$WORK/tokenvend.json"
     cat >"$config" <<JSON
 {
-  "server": {"host": "127.0.0.1", "port": $port},
+  "server": {"host": "127.0.0.1", "port": $port, "publicURL": "http://127.0.0.1:$port"},
   "database": {"path": "$WORK/data/tokenvend.sqlite"},
   "password": {"timeCost": 1, "memoryCost": 8192},
   "rateLimit": {"loginFailuresPerAccount": 1000, "requestsPerAddressPerMinute": 1000000},
@@ -96,7 +97,9 @@ start_server() {
   "identityProviders": {
     "apple": {"preset": "apple", "audiences": ["com.example.schemathesis"], "jwksURL": "http://127.0.0.1:9/keys"},
     "google": {"preset": "google", "audiences": ["schemathesis.apps.googleusercontent.com"],
-               "jwksURL": "http://127.0.0.1:9/keys"}
+               "jwksURL": "http://127.0.0.1:9/keys"},
+    "github": {"preset": "github", "clientId": "schemathesis-client", "clientSecret": "schemathesis-client-secret",
+               "redirectURIs": ["com.example.schemathesis:/oauth", "http://127.0.0.1/cb"]}
   },
   "log": {"level": "warning"}
 }
@@ -135,7 +138,7 @@ run_phase() {  # SEED NAME ARGS…
     local seed="$1" name="$2" status=0
     shift 2
     echo "check-schemathesis: seed $seed, $name" >&2
-    timeout --kill-after=5 "$TIMEOUT" schemathesis run "$ROOT/docs/openapi.yaml" "$@" &
+    timeout --kill-after=5 "$TIMEOUT" schemathesis --config-file "$ROOT/scripts/schemathesis.toml" run "$ROOT/docs/openapi.yaml" "$@" &
     ST_PID=$!
     wait "$ST_PID" || status=$?
     ST_PID=""

@@ -37,6 +37,8 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     /// 401: refresh token unknown, expired, revoked or reused; or an ID token (`POST /auth/idtoken`) that is
     /// invalid, expired, for another app, or used before.
     public static let invalidGrant: Self = "invalid_grant"
+    /// 400: `POST /auth/token` with a `grant_type` other than `authorization_code` (RFC 6749 §5.2).
+    public static let unsupportedGrantType: Self = "unsupported_grant_type"
     /// 403: authenticated but asking for something not the caller's.
     public static let insufficientScope: Self = "insufficient_scope"
     /// 403: registration disabled.
@@ -79,5 +81,6 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
         .registrationClosed, .notFound, .methodNotAllowed, .emailTaken, .payloadTooLarge,
         .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable, .requestTimeout,
         .notImplemented, .uriTooLong, .headerTooLarge, .httpVersionNotSupported, .identityConflict,
+        .unsupportedGrantType,
     ]
 }

@@ -44,10 +44,20 @@ public final class ProviderKeyCache: Sendable {
         public var staleGrace: Int
 
         /// Creates limits; every parameter has the default documented on its property.
+        ///
+        /// - Precondition: `0 < minimumMaxAge ≤ defaultMaxAge ≤ maximumMaxAge`, `refetchInterval > 0` and
+        ///   `staleGrace ≥ 0` (0: stale keys never serve). A violation is a programmer error.
         public init(
             minimumMaxAge: Int = 300, maximumMaxAge: Int = 86_400, defaultMaxAge: Int = 3_600,
             refetchInterval: Int = 60, staleGrace: Int = 3_600
         ) {
+            precondition(minimumMaxAge > 0, "ProviderKeyCache.Limits: minimumMaxAge must be positive")
+            precondition(minimumMaxAge <= maximumMaxAge, "ProviderKeyCache.Limits: minimumMaxAge > maximumMaxAge")
+            precondition(
+                (minimumMaxAge...maximumMaxAge).contains(defaultMaxAge),
+                "ProviderKeyCache.Limits: defaultMaxAge outside minimumMaxAge...maximumMaxAge")
+            precondition(refetchInterval > 0, "ProviderKeyCache.Limits: refetchInterval must be positive")
+            precondition(staleGrace >= 0, "ProviderKeyCache.Limits: staleGrace must not be negative")
             self.minimumMaxAge = minimumMaxAge
             self.maximumMaxAge = maximumMaxAge
             self.defaultMaxAge = defaultMaxAge

@@ -127,11 +127,11 @@ public struct PostgresIdentityStore: IdentityStoring {
         return identities
     }
 
-    public func unlink(provider: String, subject: String) async throws(StoreError) -> Bool {
+    public func unlink(provider: String, subject: String, userID: String) async throws(StoreError) -> Bool {
         let rows = try await context.writeCounters([
             PostgresStatement(
-                "identities.unlink", "DELETE FROM identities WHERE provider = $1 AND subject = $2",
-                [provider, subject])
+                "identities.unlink", "DELETE FROM identities WHERE provider = $1 AND subject = $2 AND user_id = $3",
+                [provider, subject, userID])
         ])
         return rows[0].affected > 0
     }

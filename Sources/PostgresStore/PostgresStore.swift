@@ -31,6 +31,7 @@ public struct PostgresStore: StoreBackend {
     public let userStore: PostgresUserStore
     public let sessionStore: PostgresSessionStore
     public let identityStore: PostgresIdentityStore
+    public let oauthStore: PostgresOAuthFlowStore
     public let rateLimitCounters: PostgresRateLimitCounters
     let pool: PostgresPool
     let changes: PostgresChangeFeed
@@ -76,6 +77,7 @@ public struct PostgresStore: StoreBackend {
         userStore = PostgresUserStore(context: context)
         sessionStore = PostgresSessionStore(context: context)
         identityStore = PostgresIdentityStore(context: context)
+        oauthStore = PostgresOAuthFlowStore(context: context)
         rateLimitCounters = PostgresRateLimitCounters(context: context)
     }
 
@@ -138,6 +140,7 @@ public struct PostgresStore: StoreBackend {
     public var users: any UserStoring { userStore }
     public var sessions: any SessionStoring { sessionStore }
     public var identities: any IdentityStoring { identityStore }
+    public var oauth: any OAuthFlowStoring { oauthStore }
     /// The shared counters: every instance on this database counts together.
     public var rateLimits: (any RateLimitCounters)? { rateLimitCounters }
     /// True: several instances share the database.

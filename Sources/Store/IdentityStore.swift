@@ -66,10 +66,11 @@ public struct IdentityStore: IdentityStoring {
         }
     }
 
-    public func unlink(provider: String, subject: String) async throws(StoreError) -> Bool {
+    public func unlink(provider: String, subject: String, userID: String) async throws(StoreError) -> Bool {
         try await database.write { (connection: Connection) throws(StoreError) in
             try connection.execute(
-                "DELETE FROM identities WHERE provider = ? AND subject = ?", [.text(provider), .text(subject)]) > 0
+                "DELETE FROM identities WHERE provider = ? AND subject = ? AND user_id = ?",
+                [.text(provider), .text(subject), .text(userID)]) > 0
         }
     }
 

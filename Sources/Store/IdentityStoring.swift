@@ -38,10 +38,11 @@ public protocol IdentityStoring: Sendable {
     /// - Throws: `.unavailable`.
     func identities(userID: String) async throws(StoreError) -> [Identity]
 
-    /// Removes the link of (provider, subject).
-    /// - Returns: whether there was one.
+    /// Removes the link of (provider, subject) to `userID`, in one statement: a link of the same identity to
+    /// another user (the identity was unlinked and signed in anew meanwhile) is left alone.
+    /// - Returns: whether there was such a link.
     /// - Throws: `.unavailable`.
-    func unlink(provider: String, subject: String) async throws(StoreError) -> Bool
+    func unlink(provider: String, subject: String, userID: String) async throws(StoreError) -> Bool
 
     /// Records the use of an ID token (by the hex SHA-256 of its text), kept until `pruneUses` forgets it.
     ///

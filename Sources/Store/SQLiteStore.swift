@@ -12,6 +12,7 @@ public struct SQLiteStore: StoreBackend {
     public let userStore: UserStore
     public let sessionStore: SessionStore
     public let identityStore: IdentityStore
+    public let oauthStore: OAuthFlowStore
 
     /// Opens (creating and migrating when new) the database of `configuration`.
     /// - Throws: as `Database.init(configuration:)`.
@@ -25,11 +26,13 @@ public struct SQLiteStore: StoreBackend {
         userStore = UserStore(database: database)
         sessionStore = SessionStore(database: database)
         identityStore = IdentityStore(database: database)
+        oauthStore = OAuthFlowStore(database: database)
     }
 
     public var users: any UserStoring { userStore }
     public var sessions: any SessionStoring { sessionStore }
     public var identities: any IdentityStoring { identityStore }
+    public var oauth: any OAuthFlowStoring { oauthStore }
     /// Nil: one instance keeps its rate-limit counters in memory.
     public var rateLimits: (any RateLimitCounters)? { nil }
     public var isShared: Bool { false }

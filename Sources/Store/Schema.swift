@@ -177,5 +177,71 @@ package enum Schema {
                 """,
             rebuildsTables: true
         ),
+        // The browser sign-in (issue 17): `oauth_flows` holds a flow between the redirect to the provider and its
+        // callback (minutes, single use, keyed by the SHA-256 of tokenvend's state); `oauth_codes` holds the
+        // one-time codes `POST /auth/token` exchanges (keyed by the SHA-256 of the code), kept 10 minutes past
+        // their expiry so that a replay still revokes the session the code issued. Both are transient: `tokenvend
+        // db copy` copies neither. A code goes with its user.
+        Migration(
+            version: 5,
+            sqlite: """
+                CREATE TABLE oauth_flows (
+                    state_hash TEXT PRIMARY KEY NOT NULL,
+                    provider TEXT NOT NULL,
+                    redirect_uri TEXT NOT NULL,
+                    code_challenge TEXT NOT NULL,
+                    app_state TEXT NOT NULL,
+                    nonce TEXT NOT NULL,
+                    code_verifier TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX oauth_flows_by_expiry ON oauth_flows (expires_at);
+                CREATE TABLE oauth_codes (
+                    code_hash TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    provider TEXT NOT NULL,
+                    redirect_uri TEXT NOT NULL,
+                    code_challenge TEXT NOT NULL,
+                    created INTEGER NOT NULL CHECK (created IN (0, 1)),
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    used_at INTEGER,
+                    replayed_at INTEGER,
+                    session_id TEXT
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX oauth_codes_by_expiry ON oauth_codes (expires_at);
+                CREATE INDEX oauth_codes_by_user ON oauth_codes (user_id);
+                """,
+            postgres: """
+                CREATE TABLE oauth_flows (
+                    state_hash TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+                    provider TEXT NOT NULL,
+                    redirect_uri TEXT NOT NULL,
+                    code_challenge TEXT NOT NULL,
+                    app_state TEXT NOT NULL,
+                    nonce TEXT NOT NULL,
+                    code_verifier TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                );
+                CREATE INDEX oauth_flows_by_expiry ON oauth_flows (expires_at);
+                CREATE TABLE oauth_codes (
+                    code_hash TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+                    user_id TEXT COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    provider TEXT NOT NULL,
+                    redirect_uri TEXT NOT NULL,
+                    code_challenge TEXT NOT NULL,
+                    created BOOLEAN NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT,
+                    replayed_at BIGINT,
+                    session_id TEXT
+                );
+                CREATE INDEX oauth_codes_by_expiry ON oauth_codes (expires_at);
+                CREATE INDEX oauth_codes_by_user ON oauth_codes (user_id);
+                """
+        ),
     ]
 }

@@ -8,6 +8,8 @@ public protocol StoreBackend: Sendable {
     var sessions: any SessionStoring { get }
     /// Identities at Apple, Google and other providers, and the ID-token replay guard.
     var identities: any IdentityStoring { get }
+    /// Browser sign-in flows and one-time authorization codes (transient; not copied by `tokenvend db copy`).
+    var oauth: any OAuthFlowStoring { get }
     /// Shared rate-limit counters, or nil when the counters stay in process memory (SQLite: one instance).
     var rateLimits: (any RateLimitCounters)? { get }
     /// Whether several instances may share this store (PostgreSQL). Such a store refuses per-host generated

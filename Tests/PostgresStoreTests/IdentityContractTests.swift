@@ -212,14 +212,32 @@ import Testing
             let ada = try await Fixture.user(store)
             try await store.identities.link(
                 provider: "apple", subject: "s", userID: ada.id, email: nil, now: Fixture.at(1))
-            let removed = try await store.identities.unlink(provider: "apple", subject: "s")
+            let removed = try await store.identities.unlink(provider: "apple", subject: "s", userID: ada.id)
             #expect(removed)
             #expect(try await store.identities.user(provider: "apple", subject: "s") == nil)
             #expect(try await store.identities.identities(userID: ada.id).isEmpty)
-            let removedAgain = try await store.identities.unlink(provider: "apple", subject: "s")
-            let unknown = try await store.identities.unlink(provider: "nobody", subject: "x")
+            let removedAgain = try await store.identities.unlink(provider: "apple", subject: "s", userID: ada.id)
+            let unknown = try await store.identities.unlink(provider: "nobody", subject: "x", userID: ada.id)
             #expect(!removedAgain && !unknown)
             #expect(try await store.users.find(byID: ada.id) == ada)
+        }
+    }
+
+    @Test(
+        "unlink for one user leaves the same identity linked to another user (unlinked and re-linked meanwhile)",
+        arguments: Backend.allCases)
+    func unlinkOtherUser(backend: Backend) async throws {
+        try await backend.with { store in
+            let ada = try await Fixture.user(store)
+            let bob = try await Fixture.user(store, email: "bob@example.com")
+            // The operator looked at ada's identities; meanwhile the identity was unlinked and now signs in bob.
+            try await store.identities.link(
+                provider: "apple", subject: "s", userID: bob.id, email: nil, now: Fixture.at(1))
+            let removed = try await store.identities.unlink(provider: "apple", subject: "s", userID: ada.id)
+            #expect(!removed)
+            #expect(try await store.identities.user(provider: "apple", subject: "s") == bob)
+            #expect(try await store.identities.unlink(provider: "apple", subject: "s", userID: bob.id))
+            #expect(try await store.identities.user(provider: "apple", subject: "s") == nil)
         }
     }
 
@@ -241,7 +259,8 @@ import Testing
             #expect(try await uses.pruneUses(expiredBy: Fixture.at(359)) == 0)
             #expect(try await uses.pruneUses(expiredBy: Fixture.at(360)) == 1)
             let again = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(420), now: Fixture.at(361))
-            let againReplay = try await uses.recordUse(tokenHash: hash, expiresAt: Fixture.at(420), now: Fixture.at(362))
+            let againReplay = try await uses.recordUse(
+                tokenHash: hash, expiresAt: Fixture.at(420), now: Fixture.at(362))
             #expect(again && !againReplay)
         }
     }

@@ -43,7 +43,7 @@ import Testing
             var before: [[[String?]]] = []
             for sql in Self.dumps { before.append(try await database.query(sql)) }
             #expect(before.map(\.count) == [2, 3, 3])
-            let report = try await PostgresMigrator.migrate(pool: pool)
+            let report = try await PostgresMigrator.migrate(pool: pool, migrations: Array(Schema.migrations.prefix(4)))
             #expect(report.applied == [4])
             var after: [[[String?]]] = []
             for sql in Self.dumps { after.append(try await database.query(sql)) }

@@ -18,7 +18,10 @@ import Testing
                 try connection.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
                     .map { (row: Row) throws(StoreError) in try row.string(0) }
             }
-            #expect(tables == ["customer_ids", "id_token_uses", "identities", "sessions", "users"])
+            #expect(
+                tables == [
+                    "customer_ids", "id_token_uses", "identities", "oauth_codes", "oauth_flows", "sessions", "users",
+                ])
             database.close()
         }
     }

@@ -37,6 +37,10 @@ public final class FakeAuthServer: HTTPTransport {
         public var gates: [String: Gate] = [:]
         /// The `created` of an accepted `POST /auth/idtoken`; `nil` leaves it out (a server that is not tokenvend).
         public var signInCreates: Bool? = true
+        /// The one code `POST /auth/token` accepts (once); any other, or a second use, is 400 `invalid_grant` in
+        /// the RFC 6749 §5.2 shape.
+        public var authorizationCode = "fake-code"
+        public var authorizationCodeUsed = false
     }
 
     public static let user = User(id: "u-1", email: email, role: "user", tenantId: nil)
@@ -95,6 +99,7 @@ public final class FakeAuthServer: HTTPTransport {
         switch (request.method, request.path) {
         case ("POST", "/auth/login"): return login(request)
         case ("POST", "/auth/idtoken"): return signIn(request)
+        case ("POST", "/auth/token"): return exchangeCode(request)
         case ("POST", "/auth/refresh"): return refresh(request)
         case ("POST", "/auth/logout"): return (state.withLock { $0.logoutStatus }, Data())
         case ("GET", "/auth/me"):
@@ -136,6 +141,25 @@ public final class FakeAuthServer: HTTPTransport {
         else { return Self.error(400, .invalidRequest) }
         guard signIn.idToken == Self.idToken else { return Self.error(401, .invalidGrant) }
         return state.withLock { state in
+            var answer = issuePair(&state)
+            answer.created = state.signInCreates
+            return (200, Self.json(answer))
+        }
+    }
+
+    /// `POST /auth/token`: ``State/authorizationCode`` signs in once (``signInCreates`` tells `created`); errors
+    /// are `{"error", "error_description"}`.
+    private func exchangeCode(_ request: Recorded) -> (Int, Data) {
+        guard let body = request.body,
+            let grant = try? JSONSerialization.jsonObject(with: body) as? [String: String],
+            grant["grant_type"] == "authorization_code", let code = grant["code"], grant["code_verifier"] != nil,
+            grant["redirect_uri"] != nil
+        else { return (400, Data(#"{"error":"invalid_request","error_description":"test"}"#.utf8)) }
+        return state.withLock { state in
+            guard code == state.authorizationCode, !state.authorizationCodeUsed else {
+                return (400, Data(#"{"error":"invalid_grant","error_description":"the code is not valid"}"#.utf8))
+            }
+            state.authorizationCodeUsed = true
             var answer = issuePair(&state)
             answer.created = state.signInCreates
             return (200, Self.json(answer))

@@ -113,6 +113,7 @@ import Testing
             case .boolean: environment[key.environmentName] = "true"
             case .string, .optionalString, .secret: environment[key.environmentName] = "k"
             case .secretFile: break
+            case .publicURL: environment[key.environmentName] = "https://auth.example.com"
             case .url: environment[key.environmentName] = "https://moss.example/token"
             case .keyList, .accessKeyList: environment[key.environmentName] = keys
             case .cidrList: environment[key.environmentName] = #"["10.0.0.0/8"]"#

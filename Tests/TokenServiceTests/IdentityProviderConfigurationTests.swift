@@ -106,7 +106,7 @@ import Testing
             ),
             (
                 #"{"apple": {"preset": "facebook", "audiences": ["a"]}}"#,
-                #"identityProviders.apple.preset (SOURCE): expected one of apple, google, got "facebook""#
+                #"identityProviders.apple.preset (SOURCE): expected one of apple, google, github, gitlab, got "facebook""#
             ),
             (
                 #"{"corp": {"audiences": ["a"], "jwksURL": "https://k.example/"}}"#,

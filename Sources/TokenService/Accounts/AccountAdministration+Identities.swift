@@ -42,20 +42,15 @@ extension AccountAdministration {
     ///   no identity (provider, subject), `.store`.
     public func unlinkIdentity(account: String, provider: String, subject: String) async throws(Failure) {
         let user = try await find(account)
+        // Only an identity of this account, decided by the delete itself: an operator's typo must not unlink
+        // someone else's, nor may a link made to another user between a check and the delete.
+        let removed: Bool
         do {
-            // Only an identity of this account: an operator's typo must not unlink someone else's.
-            guard
-                try await backend.identities.identities(userID: user.id)
-                    .contains(where: { $0.provider == provider && $0.subject == subject })
-            else { throw Failure.identityNotFound }
-            guard try await backend.identities.unlink(provider: provider, subject: subject) else {
-                throw Failure.identityNotFound
-            }
-        } catch let failure as Failure {
-            throw failure
+            removed = try await backend.identities.unlink(provider: provider, subject: subject, userID: user.id)
         } catch {
             throw .store("\(error)")
         }
+        guard removed else { throw .identityNotFound }
     }
 
     /// The user an email or user id names.

@@ -117,7 +117,7 @@ extension AuthService {
     private func account(for token: VerifiedIDToken) async throws -> (Store.User, IDTokenSignInResult)? {
         let outcome: AccountOutcome
         do {
-            outcome = try await resolveAccount(token)
+            outcome = try await resolveAccount(provider: token.provider, subject: token.subject, email: token.email)
         } catch .emailTaken {
             // The email was registered between the lookup and the insert.
             outcome = .conflict
@@ -135,53 +135,6 @@ extension AuthService {
         case .registrationClosed:
             metrics.idTokenSignIns.increment(.registrationClosed)
             throw ServiceError.registrationClosed
-        }
-    }
-
-    private enum AccountOutcome {
-        case user(Store.User, IDTokenSignInResult)
-        /// The email belongs to a disabled user: refused like a disabled user's own identity, nothing linked.
-        case disabled
-        case conflict
-        case registrationClosed
-    }
-
-    private func resolveAccount(_ token: VerifiedIDToken) async throws(StoreError) -> AccountOutcome {
-        let store = identity.store
-        if let user = try await store.user(provider: token.provider, subject: token.subject) {
-            return .user(user, .signedIn)
-        }
-        let email = token.email.flatMap(EmailAddress.init)?.value
-        if let email, let existing = try await users.find(byEmail: email) {
-            guard !existing.isDisabled else { return .disabled }
-            // Linking hands the account to whoever holds the provider identity, so both sides must have proven the
-            // address: the provider (`email_verified`) and this service (a verified account). An unverified
-            // account may have been registered by anyone with someone else's address (pre-hijacking): linking
-            // it would let that person's password and sessions into the address owner's account.
-            guard identity.linkVerifiedEmail, existing.isEmailVerified else { return .conflict }
-            if let winner = try await link(token, to: existing.id, email: email) { return .user(winner, .signedIn) }
-            return .user(existing, .linked)
-        }
-        guard limits.registrationEnabled else { return .registrationClosed }
-        let made = try await store.createUser(
-            id: UUID().uuidString.lowercased(), email: email, emailVerifiedAt: email == nil ? nil : now(),
-            role: "user", provider: token.provider, subject: token.subject, now: now())
-        return .user(made.user, made.created ? .created : .signedIn)
-    }
-
-    /// Links the identity to `userID`; when a racing sign-in linked it first, the user it was linked to.
-    private func link(
-        _ token: VerifiedIDToken, to userID: String, email: String
-    ) async throws(StoreError) -> Store.User? {
-        do {
-            try await identity.store.link(
-                provider: token.provider, subject: token.subject, userID: userID, email: email, now: now())
-            return nil
-        } catch {
-            guard case .constraint(.primaryKey) = error,
-                let winner = try await identity.store.user(provider: token.provider, subject: token.subject)
-            else { throw error }
-            return winner
         }
     }
 }

@@ -22,6 +22,8 @@ struct AuthService: Sendable {
     let limits: Limits
     /// `POST /auth/idtoken`'s verifiers and identities.
     let identity: IdentitySignIn
+    /// The browser flow's providers, flows and codes (`GET /auth/oauth/{provider}`, `POST /auth/token`).
+    let browser: BrowserSignIn
     let metrics: ServiceMetrics
     let now: @Sendable () -> Date
 

@@ -19,9 +19,21 @@ struct IdentitySignIn: Sendable {
         configuration: TokenServiceConfiguration.Identity, store: any IdentityStoring, fetcher: any JWKSFetching,
         logger: Logger
     ) throws(ConfigurationError) {
-        let keys = ProviderKeyCache(fetcher: fetcher, onEvent: { event in Self.log(event, logger: logger) })
+        try self.init(
+            configuration: configuration, store: store, keys: Self.keyCache(fetcher: fetcher, logger: logger))
+    }
+
+    /// The key cache of every provider, native and browser alike, whose fetches are logged.
+    static func keyCache(fetcher: any JWKSFetching, logger: Logger) -> ProviderKeyCache {
+        ProviderKeyCache(fetcher: fetcher, onEvent: { event in Self.log(event, logger: logger) })
+    }
+
+    /// The verifiers of `configuration` over the shared key cache `keys`.
+    init(
+        configuration: TokenServiceConfiguration.Identity, store: any IdentityStoring, keys: ProviderKeyCache
+    ) throws(ConfigurationError) {
         var verifiers: [String: IDTokenVerifier] = [:]
-        for settings in configuration.providers {
+        for settings in configuration.providers where settings.isNative {
             let provider = try Self.provider(settings, maxTokenAgeSeconds: configuration.maxTokenAgeSeconds)
             verifiers[settings.name] = IDTokenVerifier(provider: provider, keys: keys)
         }

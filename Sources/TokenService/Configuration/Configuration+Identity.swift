@@ -11,6 +11,9 @@ extension TokenServiceConfiguration {
         /// user; when false (the default) the sign-in answers 409 `identity_conflict`, because whoever controls
         /// the provider account would otherwise take over an account made with a password. Default: false.
         public var linkVerifiedEmail: Bool = false
+        /// How long a browser sign-in (`GET /auth/oauth/{provider}`) may take from the redirect to the provider to
+        /// its callback, in seconds; 5…900. A flow is used once. Default: 300 (5 minutes).
+        public var flowLifetimeSeconds: Int = 300
 
         /// The defaults.
         public init() {}
@@ -19,6 +22,9 @@ extension TokenServiceConfiguration {
         public func provider(named name: String) -> IdentityProviderSettings? {
             providers.first { $0.name == name }
         }
+
+        /// True when some provider has browser settings: `server.publicURL` is then required.
+        public var hasBrowserProviders: Bool { providers.contains { $0.browser != nil } }
     }
 
     /// One `identityProviders.<name>` entry, with its preset already applied: every member is filled.
@@ -33,14 +39,22 @@ extension TokenServiceConfiguration {
             case rawOrSHA256 = "raw-or-sha256"
         }
 
-        /// The presets `preset` accepts: they fill `issuers`, `jwksURL`, `nonce` and `algorithms`.
+        /// The presets `preset` accepts: they fill `issuers`, `jwksURL`, `nonce` and `algorithms`, and the browser
+        /// endpoints and scopes (``BrowserSettings/Defaults``).
         public enum Preset: String, Sendable, Equatable, CaseIterable {
             /// Sign in with Apple: issuer `https://appleid.apple.com`, keys `https://appleid.apple.com/auth/keys`,
             /// nonce `sha256`, RS256.
             case apple
             /// Google Sign-In: issuers `https://accounts.google.com` and `accounts.google.com`, keys
-            /// `https://www.googleapis.com/oauth2/v3/certs`, nonce `raw`, RS256.
+            /// `https://www.googleapis.com/oauth2/v3/certs`, nonce `raw`, RS256; in the browser, discovery at
+            /// `https://accounts.google.com/.well-known/openid-configuration`.
             case google
+            /// GitHub (browser only: no ID tokens): its authorize and token endpoints, the user from
+            /// `https://api.github.com/user`, scopes `read:user user:email`.
+            case github
+            /// GitLab.com: issuer `https://gitlab.com`, keys `https://gitlab.com/oauth/discovery/keys`, nonce `raw`,
+            /// RS256; in the browser, discovery at `https://gitlab.com/.well-known/openid-configuration`.
+            case gitlab
         }
 
         /// The algorithms an ID token may be signed with; never `none` or HMAC.
@@ -50,9 +64,10 @@ extension TokenServiceConfiguration {
         public var name: String
         /// The preset the entry started from, if any.
         public var preset: Preset?
-        /// Accepted `iss` values, compared exactly.
+        /// Accepted `iss` values, compared exactly; empty for a browser-only provider.
         public var issuers: [String]
-        /// Where the provider's JWKS is fetched: https, or http to a loopback host.
+        /// Where the provider's JWKS is fetched: https, or http to a loopback host; empty for a browser-only
+        /// provider.
         public var jwksURL: String
         /// Accepted `aud` values: the app's bundle id, Services ID or OAuth client ids. Never empty.
         public var audiences: [String]
@@ -60,12 +75,19 @@ extension TokenServiceConfiguration {
         public var nonce: NonceMode
         /// Accepted `alg` values, a non-empty subset of ``supportedAlgorithms``.
         public var algorithms: [String]
+        /// The browser flow's settings (`clientId`, `redirectURIs`, endpoints…); nil when the provider only signs
+        /// in native ID tokens. Default: nil.
+        public var browser: BrowserSettings?
+
+        /// True when `POST /auth/idtoken` accepts this provider's ID tokens: it has issuers and a key URL.
+        public var isNative: Bool { !issuers.isEmpty && !jwksURL.isEmpty }
 
         /// An entry with every member given.
         public init(
             name: String, preset: Preset? = nil, issuers: [String], jwksURL: String, audiences: [String],
-            nonce: NonceMode, algorithms: [String]
+            nonce: NonceMode, algorithms: [String], browser: BrowserSettings? = nil
         ) {
+            self.browser = browser
             self.name = name
             self.preset = preset
             self.issuers = issuers
@@ -87,6 +109,8 @@ extension TokenServiceConfiguration {
                     ["https://accounts.google.com", "accounts.google.com"],
                     "https://www.googleapis.com/oauth2/v3/certs", .raw, ["RS256"]
                 )
+            case .github: ([], "", .raw, ["RS256"])
+            case .gitlab: (["https://gitlab.com"], "https://gitlab.com/oauth/discovery/keys", .raw, ["RS256"])
             }
         }
     }

@@ -40,6 +40,10 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     public var stream: Stream = Stream()
     /// Sign-in with Apple, Google and other identity providers' ID tokens (`identity.*`, `identityProviders`).
     public var identity: Identity = Identity()
+    /// The address clients reach tokenvend at (`server.publicURL`, without a trailing `/`), from which the browser
+    /// flow's callback URL `<publicURL>/auth/oauth/<provider>/callback` is built; required when a provider has
+    /// browser settings. Default: nil.
+    public var publicURL: String? = nil
     /// Log level and format (`log.*`).
     public var log: Log = Log()
 

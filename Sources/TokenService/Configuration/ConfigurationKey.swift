@@ -29,6 +29,8 @@ struct ConfigurationKey {
         case choice([String])
         /// `identityProviders`: a whole section, an object of named providers (a JSON object in the environment).
         case identityProviders
+        /// `server.publicURL`: an absolute https URL (http only to loopback) without query or fragment; optional.
+        case publicURL
     }
 
     /// Key path as written in the file, e.g. `refreshToken.reuseGraceSeconds`.
@@ -82,6 +84,7 @@ struct ConfigurationKey {
         case .url: return isNull ? [] : one(.string(try check.url(value).absoluteString))
         case .choice(let names): return isNull ? [] : one(.string(try check.choice(value, of: names)))
         case .optionalString: return one(.string(isNull ? "" : try check.string(value)))
+        case .publicURL: return one(.string(isNull ? "" : try check.publicURL(value)))
         case .secret: return one(.string(isNull ? "" : try check.secret(value)), secret: true)
         case .secretFile:
             let secret = isNull ? "" : try check.secretFile(at: try check.string(value)).value
@@ -125,7 +128,7 @@ struct ConfigurationKey {
             case "false", "0", "no", "off": return .bool(false)
             default: return .string(raw)
             }
-        case .optionalString, .secret, .secretFile:
+        case .optionalString, .secret, .secretFile, .publicURL:
             return trimmed.isEmpty ? .null : .string(raw)
         case .string, .url, .choice:
             return .string(trimmed)

@@ -12,6 +12,13 @@ extension ConfigurationLoader {
         if let secret = configuration.refreshToken.secret {
             try checkStrength(secret, key: "refreshToken.secret")
         }
+        if configuration.identity.hasBrowserProviders, configuration.publicURL == nil {
+            let name = configuration.identity.providers.first { $0.browser != nil }?.name ?? ""
+            throw .invalidValue(
+                key: "server.publicURL", source: "",
+                reason: "missing; identityProviders.\(name) signs in through the browser, whose callback URL is "
+                    + "built from it (such as https://auth.example.com)")
+        }
         if configuration.refreshToken.reuseGraceSeconds >= configuration.refreshToken.ttlSeconds {
             throw .invalidValue(
                 key: "refreshToken.reuseGraceSeconds", source: "",

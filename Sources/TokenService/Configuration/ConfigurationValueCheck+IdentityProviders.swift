@@ -5,9 +5,10 @@
 #endif
 
 extension ConfigurationValueCheck {
-    /// The members an `identityProviders.<name>` entry may have. The browser flow will add its own (`clientId`,
-    /// `redirectURIs`, `discoveryURL`…) here.
-    static let identityProviderMembers = ["algorithms", "audiences", "issuers", "jwksURL", "nonce", "preset"]
+    /// The members an `identityProviders.<name>` entry may have: the native ones and the browser flow's
+    /// (``browserProviderMembers``).
+    static let identityProviderMembers =
+        ["algorithms", "audiences", "issuers", "jwksURL", "nonce", "preset"] + browserProviderMembers
 
     /// Checks the `identityProviders` map, `{name: {preset?, issuers?, jwksURL?, audiences, nonce?,
     /// algorithms?}}`, and applies each preset: the members given replace what the preset fills. Every error
@@ -34,7 +35,34 @@ extension ConfigurationValueCheck {
             }
             providers.append(try identityProvider(name: name, members))
         }
+        try checkDistinctIssuers(providers)
         return providers
+    }
+
+    /// Two providers sharing an issuer and an audience are refused: one ID token would sign in through either, as
+    /// two different identities.
+    func checkDistinctIssuers(
+        _ providers: [TokenServiceConfiguration.IdentityProviderSettings]
+    ) throws(ConfigurationError) {
+        func issuers(_ provider: TokenServiceConfiguration.IdentityProviderSettings) -> Set<String> {
+            var all = Set(provider.issuers)
+            if case .discovery(_, let issuer) = provider.browser?.endpoints { all.insert(issuer) }
+            return all
+        }
+        for (index, provider) in providers.enumerated() {
+            for earlier in providers[..<index] {
+                let sharedIssuers = issuers(earlier).intersection(issuers(provider))
+                let sharedAudiences = Set(earlier.audiences).intersection(provider.audiences)
+                guard let issuer = sharedIssuers.sorted().first, let audience = sharedAudiences.sorted().first else {
+                    continue
+                }
+                throw ConfigurationError.invalidValue(
+                    key: "\(key).\(provider.name).audiences", source: source,
+                    reason: "shares issuer \(ConfigurationValue.string(issuer).summary) and audience "
+                        + "\(ConfigurationValue.string(audience).summary) with \(earlier.name): one ID token would "
+                        + "sign in through either; give each provider its own audiences")
+            }
+        }
     }
 
     /// `[a-z0-9][a-z0-9_-]{0,31}`: safe in a key path, a metric label and a log line.
@@ -70,26 +98,45 @@ extension ConfigurationValueCheck {
                 rawValue: try member("preset").choice(value, of: Settings.Preset.allCases.map(\.rawValue)))
         }
         let filled = preset.map(Settings.defaults(of:))
-        guard let audiencesValue = given("audiences") else {
+        let presetIssuers = filled.flatMap { $0.issuers.isEmpty ? nil : $0.issuers }
+        let presetKeys = filled.flatMap { $0.jwksURL.isEmpty ? nil : $0.jwksURL }
+        let givenIssuers = try given("issuers").map { (value) throws(ConfigurationError) in
+            try member("issuers").stringList(value)
+        }
+        let givenKeys = try given("jwksURL").map { (value) throws(ConfigurationError) in
+            try member("jwksURL").keySetURL(value)
+        }
+        let issuers = givenIssuers ?? presetIssuers
+        let jwksURL = givenKeys ?? presetKeys
+        var browser: Settings.BrowserSettings?
+        if given("clientId") != nil {
+            browser = try browserSettings(
+                entryKey: entryKey, given: given, preset: preset, issuers: issuers,
+                sendsIDTokens: issuers != nil && jwksURL != nil)
+        } else if let stray = Self.browserProviderMembers.first(where: { given($0) != nil }) {
+            throw member("clientId").fail("missing; \(stray) belongs to the browser flow, which needs clientId")
+        }
+        if browser == nil, preset == .github {
+            throw member("clientId").fail(
+                "missing; the github preset signs in through the browser only: give clientId, a client secret "
+                    + "and redirectURIs")
+        }
+        let audiences: [String]
+        if let audiencesValue = given("audiences") {
+            audiences = try member("audiences").stringList(audiencesValue)
+        } else if let browser {
+            audiences = [browser.clientId]
+        } else {
             throw member("audiences").fail(
                 "missing; list the app's bundle id, Services ID or OAuth client ids that tokens must be issued to")
         }
-        let audiences = try member("audiences").stringList(audiencesValue)
-        let issuers: [String]
-        if let value = given("issuers") {
-            issuers = try member("issuers").stringList(value)
-        } else if let filled {
-            issuers = filled.issuers
-        } else {
-            throw member("issuers").fail("missing; give issuers, or a preset (apple or google)")
-        }
-        let jwksURL: String
-        if let value = given("jwksURL") {
-            jwksURL = try member("jwksURL").keySetURL(value)
-        } else if let filled {
-            jwksURL = filled.jwksURL
-        } else {
-            throw member("jwksURL").fail("missing; give jwksURL, or a preset (apple or google)")
+        if browser == nil {
+            guard issuers != nil else {
+                throw member("issuers").fail("missing; give issuers, or a preset (apple or google)")
+            }
+            guard jwksURL != nil else {
+                throw member("jwksURL").fail("missing; give jwksURL, or a preset (apple or google)")
+            }
         }
         var nonce = filled?.nonce ?? .sha256
         if let value = given("nonce") {
@@ -101,8 +148,8 @@ extension ConfigurationValueCheck {
             algorithms = try member("algorithms").providerAlgorithms(value)
         }
         return Settings(
-            name: name, preset: preset, issuers: issuers, jwksURL: jwksURL, audiences: audiences, nonce: nonce,
-            algorithms: algorithms)
+            name: name, preset: preset, issuers: issuers ?? [], jwksURL: jwksURL ?? "", audiences: audiences,
+            nonce: nonce, algorithms: algorithms, browser: browser)
     }
 
     /// A non-empty list of non-empty strings, without duplicates.

@@ -37,7 +37,8 @@ extension TokenServiceConfiguration {
         rateLimit = RateLimit(reader: reader.scoped(to: "rateLimit"))
         moss = try MossConfiguration(reader: reader.scoped(to: "moss"))
         stream = Stream(reader: reader.scoped(to: "stream"))
-        identity = Identity(reader: reader)
+        identity = try Identity(reader: reader)
+        publicURL = reader.optionalString(forKey: "server.publicURL")
         log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
         log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format
     }

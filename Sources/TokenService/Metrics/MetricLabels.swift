@@ -67,4 +67,6 @@ public enum RevocationReason: String, MetricLabel {
     case userDisabled = "user_disabled"
     case revokedByUser = "revoked_by_user"
     case sessionCap = "session_cap"
+    /// A browser sign-in's one-time code presented again: the session it issued is revoked.
+    case codeReplayed = "code_replayed"
 }

@@ -26,6 +26,8 @@ public struct ServiceMetrics: Sendable {
     public let idTokenSignIns: LabelledCounter<IDTokenSignInResult>
     /// `tokenvend_idtoken_rejections_total{reason}`.
     public let idTokenRejections: LabelledCounter<IDTokenRejectionReason>
+    /// `tokenvend_oauth_signins_total{stage,result}`: the browser sign-in's steps.
+    public let oauthSignIns: OAuthSignInCounter
     private let samplers: Samplers
 
     /// Creates the metrics in `registry`. Default: a new registry of their own.
@@ -48,6 +50,7 @@ public struct ServiceMetrics: Sendable {
         idTokenRejections = LabelledCounter(
             registry: registry, name: "tokenvend_idtoken_rejections_total",
             help: "ID tokens refused with 401 invalid_grant, by reason.", label: "reason")
+        oauthSignIns = OAuthSignInCounter(registry: registry)
         samplers = Samplers()
     }
 

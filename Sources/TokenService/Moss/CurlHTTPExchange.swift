@@ -3,7 +3,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// One HTTP `POST` of a JSON body (Moss) or `GET` (an identity provider's JWKS) over libcurl that finishes exactly
+/// One HTTP `POST` of a JSON body (Moss) or a form (the OAuth client), or `GET` (an identity provider's JWKS,
+/// discovery document or user info) over libcurl that finishes exactly
 /// once: with the answer, at the deadline, on cancellation, or as soon as the answer is known to be unacceptable,
 /// whichever comes first.
 ///
@@ -44,6 +45,9 @@ final class CurlHTTPExchange: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let limit: Int
+    /// Whether a non-2xx answer is read with its body (the OAuth client) instead of settled at its head (Moss,
+    /// the JWKS fetcher).
+    private let keepsErrorBodies: Bool
     private var body = Data()
     /// The final (non-1xx) status, once its head is complete.
     private var headStatus: Int?
@@ -65,7 +69,10 @@ final class CurlHTTPExchange: @unchecked Sendable {
     ///   ``MossError/badUpstreamResponse`` for a body over `limit`, or ``MossError/upstreamUnavailable`` for a
     ///   transport failure (an answer that is not HTTP included), the deadline or cancellation.
     static func post(_ json: Data, to url: URL, timeout: Double, limit: Int) async -> Outcome {
-        guard let exchange = CurlHTTPExchange(url: url, json: json, timeout: timeout, connectTimeout: nil, limit: limit)
+        let fields = ["Content-Type: application/json", "Accept: application/json", "Expect:"]
+        guard
+            let exchange = CurlHTTPExchange(
+                url: url, body: json, fields: fields, timeout: timeout, connectTimeout: nil, limit: limit)
         else {
             return .failure(.upstreamUnavailable)
         }
@@ -79,14 +86,37 @@ final class CurlHTTPExchange: @unchecked Sendable {
     static func get(
         _ url: URL, timeout: Double, connectTimeout: Double, limit: Int
     ) async -> (outcome: Outcome, cacheControl: String?) {
+        let fields = ["Accept: application/jwk-set+json, application/json"]
         guard
             let exchange = CurlHTTPExchange(
-                url: url, json: nil, timeout: timeout, connectTimeout: connectTimeout, limit: limit)
+                url: url, body: nil, fields: fields, timeout: timeout, connectTimeout: connectTimeout, limit: limit)
         else {
             return (.failure(.upstreamUnavailable), nil)
         }
         let outcome = await exchange.run(timeout: timeout)
         // Read after the answer: set on the transfer's thread, whose finishing the continuation orders before us.
+        return (outcome, exchange.answeredCacheControl)
+    }
+
+    /// Sends `body` (a `POST`; `nil` is a `GET`) with the header `fields` and waits at most `timeout` seconds
+    /// (`connectTimeout` of them for the connection). Unlike ``post(_:to:timeout:limit:)`` and
+    /// ``get(_:timeout:connectTimeout:limit:)``, an answer of any status (3xx included: redirects are not
+    /// followed) is returned with its body.
+    ///
+    /// - Parameter fields: complete header lines (`Name: value`), without CR or LF; the caller checks them.
+    /// - Returns: the body and status of any HTTP answer, ``MossError/badUpstreamResponse`` for a body over
+    ///   `limit`, ``MossError/upstreamUnavailable`` otherwise; plus the answer's `Cache-Control`, if any.
+    static func send(
+        _ url: URL, body: Data?, fields: [String], timeout: Double, connectTimeout: Double, limit: Int
+    ) async -> (outcome: Outcome, cacheControl: String?) {
+        guard
+            let exchange = CurlHTTPExchange(
+                url: url, body: body, fields: fields, timeout: timeout, connectTimeout: connectTimeout, limit: limit,
+                keepsErrorBodies: true)
+        else {
+            return (.failure(.upstreamUnavailable), nil)
+        }
+        let outcome = await exchange.run(timeout: timeout)
         return (outcome, exchange.answeredCacheControl)
     }
 
@@ -106,15 +136,15 @@ final class CurlHTTPExchange: @unchecked Sendable {
 
     /// Creates the handle and sets every option; `nil` when libcurl refuses one (no transfer then). A `nil` body
     /// is a `GET`.
-    private init?(url: URL, json: Data?, timeout: Double, connectTimeout: Double?, limit: Int) {
+    private init?(
+        url: URL, body json: Data?, fields: [String], timeout: Double, connectTimeout: Double?, limit: Int,
+        keepsErrorBodies: Bool = false
+    ) {
         _ = Self.globalInit
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         self.limit = limit
-        let fields =
-            json == nil
-            ? ["Accept: application/jwk-set+json, application/json"]
-            : ["Content-Type: application/json", "Accept: application/json", "Expect:"]
+        self.keepsErrorBodies = keepsErrorBodies
         for field in fields {
             // A failed append leaves the list as it was; it would only lose a header, so stop with an error.
             guard let list = curl_slist_append(headerList, field) else { return nil }
@@ -197,13 +227,19 @@ final class CurlHTTPExchange: @unchecked Sendable {
 
     private func outcome(of code: CURLcode) -> Outcome {
         if let refusal { return .failure(refusal) }
-        if let status = headStatus, !(200..<300).contains(status) { return .success((Data(), status)) }
+        if !keepsErrorBodies, let status = headStatus, !(200..<300).contains(status) {
+            return .success((Data(), status))
+        }
         switch code {
         case CURLE_OK:
-            guard let status = headStatus ?? responseCode(), (200..<300).contains(status) else {
+            guard let status = headStatus ?? responseCode(), keepsErrorBodies || (200..<300).contains(status),
+                status >= 200
+            else {
                 return .failure(.badUpstreamResponse)
             }
             return .success((body, status))
+        case CURLE_FILESIZE_EXCEEDED where keepsErrorBodies:
+            return .failure(.badUpstreamResponse)
         case CURLE_FILESIZE_EXCEEDED:
             // A declared Content-Length over the limit. libcurl checks it on that header line, before the blank
             // line that settles `headStatus`, so a refusal (401, 503) with a large body is still reported as one.
@@ -244,7 +280,7 @@ final class CurlHTTPExchange: @unchecked Sendable {
             return bytes.count
         }
         headStatus = status
-        return (200..<300).contains(status) ? bytes.count : 0
+        return (200..<300).contains(status) || keepsErrorBodies ? bytes.count : 0
     }
 
     /// Keeps the current head's `Cache-Control`.

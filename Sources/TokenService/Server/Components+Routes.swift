@@ -37,6 +37,15 @@ extension Components {
         router.post("/auth/idtoken") { request, context async throws in
             try await auth.signInWithIDToken(request, context)
         }
+        router.get("/auth/oauth/:provider") { request, context async throws in
+            try await auth.startOAuth(request, context)
+        }
+        router.get("/auth/oauth/:provider/callback") { request, context async throws in
+            try await auth.finishOAuth(request, context)
+        }
+        router.post("/auth/token") { request, context async throws in
+            try await auth.exchangeAuthorizationCode(request, context)
+        }
         router.post("/auth/refresh") { request, context async throws in try await auth.refresh(request, context) }
         router.post("/auth/logout") { request, context async throws in try await auth.logout(request, context) }
         router.on(.get, "/auth/me", .syncOrAsync { request, context in try auth.me(request, context) })

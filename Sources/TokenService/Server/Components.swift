@@ -19,7 +19,7 @@ struct Components: Sendable {
     init(
         configuration: TokenServiceConfiguration, backend: any StoreBackend, metrics: ServiceMetrics, logger: Logger,
         mossUpstream: (any MossUpstream)?, jwksFetcher: any JWKSFetching = CurlJWKSFetcher(),
-        now: @escaping @Sendable () -> Date
+        oauthClient: any OAuthHTTPClient = CurlOAuthClient(), now: @escaping @Sendable () -> Date
     ) throws {
         let users = backend.users
         let sessions = backend.sessions
@@ -63,13 +63,15 @@ struct Components: Sendable {
             addressRequests: Self.limiter(
                 backend, bucket: SharedRateLimiter.addressRequests, limit: rate.requestsPerAddressPerMinute,
                 windowSeconds: 60, buffered: true, now: now))
+        let keys = IdentitySignIn.keyCache(fetcher: jwksFetcher, logger: logger)
         auth = AuthService(
             users: users, sessions: sessions, hasher: hasher, hashingPool: hashingPool,
             policy: PasswordPolicy(minLength: password.minLength), accessTokens: accessTokens,
             refreshTokens: try RefreshTokenCodec(secret: refreshSecret.bytes), authenticator: authenticator,
             limits: limits,
-            identity: try IdentitySignIn(
-                configuration: configuration.identity, store: backend.identities, fetcher: jwksFetcher, logger: logger),
+            identity: try IdentitySignIn(configuration: configuration.identity, store: backend.identities, keys: keys),
+            browser: try BrowserSignIn(
+                configuration: configuration, store: backend.oauth, http: oauthClient, keys: keys, logger: logger),
             metrics: metrics, now: now)
         vending = TokenVending(
             authenticator: authenticator,

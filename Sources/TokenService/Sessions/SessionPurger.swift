@@ -5,8 +5,9 @@ import Store
 import Synchronization
 
 /// Deletes sessions that can no longer be used, in the background, in small batches, prunes the shared
-/// rate-limit counters whose windows have ended (when the store has them), and forgets the used ID tokens
-/// (`POST /auth/idtoken`'s replay guard) that have expired (when given the identity store).
+/// rate-limit counters whose windows have ended (when the store has them), forgets the used ID tokens
+/// (`POST /auth/idtoken`'s replay guard) that have expired (when given the identity store), and deletes the
+/// expired browser sign-in flows and the one-time codes past their retention (when given the flow store).
 ///
 /// Every `interval` (default 10 min; the first run 1 min after start) it deletes sessions that were revoked,
 /// or whose refresh token expired, more than `retention` ago (default 2 days), at most `batchSize` rows
@@ -42,6 +43,7 @@ final class SessionPurger: @unchecked Sendable {
     private let sessions: any SessionStoring
     private let rateLimits: (any RateLimitCounters)?
     private let identities: (any IdentityStoring)?
+    private let oauth: (any OAuthFlowStoring)?
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let queue = DispatchQueue(label: "tokenvend.sessions.purge")
@@ -57,12 +59,13 @@ final class SessionPurger: @unchecked Sendable {
 
     init(
         sessions: any SessionStoring, rateLimits: (any RateLimitCounters)? = nil,
-        identities: (any IdentityStoring)? = nil, configuration: Configuration = Configuration(), logger: Logger,
-        now: @escaping @Sendable () -> Date
+        identities: (any IdentityStoring)? = nil, oauth: (any OAuthFlowStoring)? = nil,
+        configuration: Configuration = Configuration(), logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.sessions = sessions
         self.rateLimits = rateLimits
         self.identities = identities
+        self.oauth = oauth
         self.configuration = configuration
         self.logger = logger
         self.now = now
@@ -120,7 +123,8 @@ final class SessionPurger: @unchecked Sendable {
         }
     }
 
-    /// Batches until a short one, a failure, or `stop()`; then prunes the counters and the used ID tokens.
+    /// Batches until a short one, a failure, or `stop()`; then prunes the counters, the used ID tokens and the
+    /// browser sign-in flows and codes.
     private func run() async -> Int {
         let retention = configuration.retention.components.seconds
         let cutoff = now().addingTimeInterval(-Double(retention))
@@ -139,6 +143,7 @@ final class SessionPurger: @unchecked Sendable {
         }
         await pruneCounters()
         await pruneTokenUses()
+        await pruneFlows()
         state.withLock { $0.running = nil }
         if total > 0 { logger.info("purged ended sessions", metadata: ["sessions.deleted": "\(total)"]) }
         return total
@@ -163,6 +168,20 @@ final class SessionPurger: @unchecked Sendable {
             if pruned > 0 { logger.debug("pruned used ID tokens", metadata: ["idTokens.deleted": "\(pruned)"]) }
         } catch {
             logger.warning("used ID token prune failed; retrying at the next run", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// A flow is useless once expired; a code is kept `OAuthCodes.retention` past its expiry to recognise a replay.
+    private func pruneFlows() async {
+        guard let oauth, !isStopped else { return }
+        do {
+            let pruned = try await oauth.pruneFlows(now: now())
+            if pruned > 0 {
+                logger.debug("pruned browser sign-in flows and codes", metadata: ["oauth.deleted": "\(pruned)"])
+            }
+        } catch {
+            logger.warning(
+                "browser sign-in flow prune failed; retrying at the next run", metadata: ["error": "\(error)"])
         }
     }
 

@@ -80,6 +80,44 @@ struct PasswordlessAccountTests {
         }
     }
 
+    @Test("an account without an email, with a session: refresh works, /auth/me has no email, registered is its id")
+    func sessionWithoutEmail() async throws {
+        // emailCustomerId on: an account with a verified email would get the email as `registered`.
+        try await withTestServer(environment: ["TOKENVEND_STREAM_EMAIL_CUSTOMER_ID": "true"]) { server in
+            let backend = server.server.backend
+            let (user, created) = try await backend.identities.createUser(
+                email: nil, emailVerifiedAt: Date(), provider: "apple", subject: "001.no-email")
+            #expect(created && user.email == nil)
+            // A session as a sign-in makes it, and its refresh token as the server encodes it.
+            let session = try await backend.sessions.create(
+                userID: user.id, userAgent: "test", ip: "127.0.0.1", now: Date(), refreshTTL: .seconds(3600),
+                maxLifetime: .seconds(86_400), maxPerUser: 10
+            ).session
+            let codec = try RefreshTokenCodec(secret: try #require(server.configuration.refreshToken.secret).bytes)
+            let refreshToken = try #require(codec.encode(sessionID: session.id, counter: session.counter))
+            let refreshed = try await server.request(
+                "POST", "/auth/refresh", headers: ["X-Auth-Strategy": "bearer"],
+                json: #"{"refreshToken":"\#(refreshToken)"}"#)
+            #expect(refreshed.status == 200)
+            let body = try refreshed.object()
+            let access = try #require(body["accessToken"] as? String)
+            let wireUser = try #require(body["user"] as? [String: Any])
+            #expect(wireUser["id"] as? String == user.id && wireUser["email"] == nil)
+            #expect(try Self.payload(access)["email"] == nil)
+            let me = try await server.request("GET", "/auth/me", headers: ["Authorization": "Bearer \(access)"])
+            #expect(me.status == 200)
+            let meBody = try me.object()
+            #expect(meBody["sub"] as? String == user.id)
+            #expect(!meBody.keys.contains("email"))
+            let stream = try await server.request(
+                "POST", "/stream-token", headers: ["Authorization": "Bearer \(access)"], json: nil)
+            #expect(stream.status == 200)
+            let token = try #require(try stream.object()["token"] as? String)
+            let ids = try StreamTokenTests.verifyIndependently(token, secret: TestServer.streamSecret).payload["ids"]
+            #expect(ids as? [String: String] == ["registered": user.id])
+        }
+    }
+
     @Test("the access token of an account without an email has no email claim and verifies")
     func tokenWithoutEmail() throws {
         let issuer = try issuer()

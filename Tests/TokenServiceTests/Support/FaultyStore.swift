@@ -34,6 +34,8 @@ struct FaultyStore: StoreBackend {
     var sessions: any SessionStoring { FaultySessions(inner: inner.sessionStore, faults: faults) }
     /// Without faults: the identity store of `inner`.
     var identities: any IdentityStoring { inner.identityStore }
+    /// Without faults: the flow store of `inner`.
+    var oauth: any OAuthFlowStoring { inner.oauthStore }
     var rateLimits: (any RateLimitCounters)? { counters }
     var isShared: Bool { counters != nil }
     var displayName: String { "faulty:" + inner.displayName }

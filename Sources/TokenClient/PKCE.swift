@@ -1,0 +1,59 @@
+#if canImport(CryptoKit)
+    import CryptoKit
+#endif
+
+/// Proof Key for Code Exchange (RFC 7636) with the S256 method, and the random values of a web sign-in.
+///
+/// SHA-256 comes from CryptoKit where it exists (Apple platforms), from ``PortableSHA256`` elsewhere; random bytes
+/// from `SystemRandomNumberGenerator` (the operating system's CSPRNG).
+enum PKCE {
+    /// A fresh code verifier: 32 random bytes, base64url without padding (43 characters of `[A-Za-z0-9-_]`,
+    /// RFC 7636 §4.1).
+    static func makeVerifier() -> String {
+        randomToken()
+    }
+
+    /// The S256 challenge of `verifier`: base64url(SHA-256(ASCII(verifier))), 43 characters (RFC 7636 §4.2).
+    static func challenge(for verifier: String) -> String {
+        base64URL(sha256(Array(verifier.utf8)))
+    }
+
+    /// 32 random bytes, base64url without padding: a verifier, or a `state`.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for _ in 0..<4 {
+            let word = generator.next() as UInt64
+            for shift in stride(from: 0, to: 64, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
+        }
+        return base64URL(bytes)
+    }
+
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        #if canImport(CryptoKit)
+            return Array(SHA256.hash(data: bytes))
+        #else
+            return PortableSHA256.hash(bytes)
+        #endif
+    }
+
+    /// Base64url without padding (RFC 4648 §5).
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var text = ""
+        var index = 0
+        while index < bytes.count {
+            let remaining = bytes.count - index
+            let chunk =
+                UInt32(bytes[index]) << 16 | (remaining > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
+                | (remaining > 2 ? UInt32(bytes[index + 2]) : 0)
+            let characters = remaining >= 3 ? 4 : remaining + 1
+            for position in 0..<characters { text.append(alphabet[Int((chunk >> UInt32(18 - 6 * position)) & 0x3f)]) }
+            index += 3
+        }
+        return text
+    }
+}

@@ -1,0 +1,103 @@
+import AuthAPI
+import Foundation
+import HTTPServer
+import IdentityProviders
+import Logging
+import Store
+
+extension AuthService {
+    /// `GET /auth/oauth/{provider}?redirect_uri&code_challenge&code_challenge_method=S256&state` → 302 to the
+    /// provider's authorization endpoint with tokenvend's own `state`, `nonce` and PKCE challenge.
+    ///
+    /// Every refusal is a 400 JSON body and never a redirect, above all for a `redirect_uri` that is not
+    /// registered (an open redirector would hand codes to anyone). The flow is stored for
+    /// `identity.flowLifetimeSeconds`, keyed by the SHA-256 of tokenvend's state; the state itself is never stored
+    /// or logged. Counted against the client address like login (429).
+    func startOAuth(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
+        do {
+            try await limitAddress(request)
+        } catch {
+            if case .tooManyRequests = error { metrics.oauthSignIns.increment(.startRateLimited) }
+            throw error
+        }
+        let name = request.parameters["provider"] ?? ""
+        let refuse = { (message: String) -> ServiceError in
+            self.metrics.oauthSignIns.increment(.startInvalidRequest)
+            context.logger.info("browser sign-in refused", metadata: ["reason": "\(message)"])
+            return .invalidRequest(message)
+        }
+        let query: FormParameters
+        do {
+            query = try FormParameters(request.query)
+        } catch {
+            throw refuse("The query is malformed or repeats a parameter.")
+        }
+        guard let provider = browser.providers[name], let registered = browser.redirectURIs[name] else {
+            throw refuse("Unknown provider, or it does not sign in through the browser.")
+        }
+        guard let redirectURI = query["redirect_uri"], RedirectURIMatch.isRegistered(redirectURI, in: registered)
+        else { throw refuse("redirect_uri is missing or not registered for this provider.") }
+        if let type = query["response_type"], type != "code" { throw refuse("response_type must be code.") }
+        guard query["code_challenge_method"] == "S256" else {
+            throw refuse("code_challenge_method must be S256.")
+        }
+        guard let challenge = query["code_challenge"], PKCE.isValidChallenge(challenge) else {
+            throw refuse("code_challenge must be 43 base64url characters (S256).")
+        }
+        guard let appState = query["state"], Self.isValidAppState(appState) else {
+            throw refuse("state must be 1 to 512 printable ASCII characters.")
+        }
+        let state = try OAuthRandom.token()
+        let nonce = try OAuthRandom.token()
+        let verifier = try PKCE.makeVerifier()
+        let challengeToProvider = try PKCE.challenge(for: verifier)
+        let stateHash = try OAuthRandom.sha256Hex(state)
+        let location: String
+        do {
+            location = try await provider.authorizationURL(
+                state: state, nonce: nonce, codeChallenge: challengeToProvider)
+        } catch {
+            metrics.oauthSignIns.increment(.startProviderUnavailable)
+            context.logger.warning(
+                "browser sign-in: provider discovery failed",
+                metadata: ["provider": "\(name)", "reason": "\(error.reason)"])
+            throw ServiceError.unavailable(
+                "The identity provider cannot be reached; retry later.", retryAfter: Self.retryAfter(error))
+        }
+        let started = now()
+        let flow = OAuthFlow(
+            stateHash: stateHash, provider: name, redirectURI: redirectURI,
+            codeChallenge: challenge, appState: appState, nonce: nonce, codeVerifier: verifier, createdAt: started,
+            expiresAt: started.addingTimeInterval(TimeInterval(browser.flowLifetimeSeconds)))
+        do {
+            try await browser.store.saveFlow(flow)
+        } catch {
+            throw Self.mapStore(error)
+        }
+        metrics.oauthSignIns.increment(.startRedirected)
+        context.logger.info("browser sign-in started", metadata: ["provider": "\(name)"])
+        return Self.redirect(to: location)
+    }
+
+    /// 1 to 512 bytes of printable ASCII (RFC 6749 §A.5: `state` is VSCHAR).
+    static func isValidAppState(_ state: String) -> Bool {
+        (1...BrowserSignIn.maximumAppStateBytes).contains(state.utf8.count)
+            && state.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// A 302 to `location` that no cache keeps and that sends no `Referer` onward.
+    static func redirect(to location: String) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add(name: "Location", value: location)
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "Pragma", value: "no-cache")
+        headers.add(name: "Referrer-Policy", value: "no-referrer")
+        return HTTPResponse(status: HTTPStatus(code: 302), headers: headers)
+    }
+
+    /// The `Retry-After` of a provider failure: its own, or 5 s.
+    static func retryAfter(_ failure: BrowserSignInFailure) -> Int {
+        if case .providerUnavailable(let seconds) = failure { return max(1, seconds) }
+        return 5
+    }
+}
