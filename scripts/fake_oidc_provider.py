@@ -17,7 +17,6 @@ With --port 0 the first line on stdout is the port chosen. --issuer defaults to 
 """
 import argparse
 import html
-import json
 import secrets
 import sys
 import threading
