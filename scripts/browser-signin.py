@@ -13,9 +13,10 @@ is not the app's (the app refuses it), a provider callback with a tampered token
 the app), a wrong code_verifier (400 invalid_grant, and the code is spent), a reused code (400 invalid_grant, and the
 session it issued is revoked: its refresh token then gets 401), an unregistered redirect URI or `plain` PKCE (400
 page, the provider never asked), an expired flow (6 s on the provider's form, 400 page), a provider that denies
-(the app gets error=access_denied with its state). A second fake provider, `corppost`, accepts only
-client_secret_post, which tokenvend must then use. Last, tokenvend's log must not hold the client secret nor any
-code, access token or ID token the providers issued.
+(the app gets error=access_denied with its state), an ID token with another nonce, issuer or audience, expired or
+signed by an unpublished key (the app gets error=access_denied, invalid_grant; no account). A second fake
+provider, `corppost`, accepts only client_secret_post, which tokenvend must then use. Last, tokenvend's log must not
+hold the client secret nor any code, access token or ID token the providers issued.
 
 usage: python3 scripts/browser-signin.py TOKENVEND_BINARY      (ok/FAIL lines; exit 1 on a failure)
 Needs authlib, flask, selenium (pip) and chromium, chromium-driver (Debian): scripts/browser-signin.sh installs them.
@@ -473,6 +474,37 @@ def provider_denies(harness):
            f"the provider's Deny sends the app error=access_denied with its state and no code ({query})")
 
 
+def spoiled_id_tokens(harness):
+    """The provider's ID token fails one check each time: the app gets an error, no code, and no account is made."""
+    try:
+        for fault, what in (("nonce", "another nonce than the flow's"), ("issuer", "another issuer"),
+                            ("audience", "another audience"), ("expired", "an exp in the past"),
+                            ("signature", "a signature by a key the provider does not publish")):
+            status, _, _ = http_call("POST", f"{harness.provider}/_fake/misbehave", form={"idToken": fault})
+            assert status == 200, f"the provider refused misbehave {fault}: {status}"
+            verifier, app_state, query, _ = harness.sign_in(f"grace-{fault}")
+            _, _, issued = http_call("GET", f"{harness.provider}/_fake/issued")
+            payload = issued["idTokens"][-1].split(".")[1]
+            claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+            spoiled = {"nonce": str(claims.get("nonce")).startswith("not-"),
+                       "issuer": str(claims.get("iss")).endswith("/elsewhere"),
+                       "audience": claims.get("aud") == ["another-client"],
+                       "expired": claims.get("exp", 0) < time.time(),
+                       "signature": claims.get("sub") == f"grace-{fault}"}[fault]
+            assert spoiled and claims.get("sub") == f"grace-{fault}", f"the provider's {fault} token is not spoiled"
+            report(query is not None and single(query, "error") == "access_denied"
+                   and single(query, "error_description") == "invalid_grant"
+                   and single(query, "state") == app_state and "code" not in query,
+                   f"an ID token with {what}: the app gets error=access_denied, error_description=invalid_grant and "
+                   f"its state, no code ({query})")
+    finally:
+        http_call("POST", f"{harness.provider}/_fake/misbehave", form={"idToken": ""})
+    verifier, app_state, query, _ = harness.sign_in("grace-nonce")
+    status, _, body = harness.redeem(single(query, "code") if query else "", verifier)
+    report(status == 200 and isinstance(body, dict) and body.get("created") is True,
+           f"no account was made from a refused ID token: a good one for the same subject creates it ({status})")
+
+
 def secret_post(harness):
     verifier, app_state, query, _ = harness.sign_in("frank", provider=POST_PROVIDER)
     report(app_accepts(query, app_state),
@@ -515,7 +547,7 @@ def main():
                     ("tampered provider state", tampered_provider_state), ("wrong verifier", wrong_verifier),
                     ("reused code", reused_code), ("unregistered redirect URI", unregistered_redirect),
                     ("expired flow", expired_flow), ("provider denies", provider_denies),
-                    ("client_secret_post", secret_post),
+                    ("spoiled ID tokens", spoiled_id_tokens), ("client_secret_post", secret_post),
                     ("secrets in the log", nothing_secret_logged)):
                 scenario(name, function, harness)
         except Exception as error:  # noqa: BLE001: set-up failed, say why

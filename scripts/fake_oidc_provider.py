@@ -8,7 +8,9 @@ as `--token-auth` says) and `/userinfo`. Everything lives in memory. One client,
 
 `GET /_fake/requests` answers the requests served so far as JSON `[{"method", "path"}]`, so a test can tell whether
 the provider was reached at all; `GET /_fake/issued` answers `{"codes", "accessTokens", "idTokens"}`, every credential
-it handed out, so a test can look for them where they must never be (neither endpoint is itself listed).
+it handed out, so a test can look for them where they must never be; `POST /_fake/misbehave` with form field
+`idToken` = `nonce`, `issuer`, `audience`, `expired` or `signature` (a key it does not publish, same kid) spoils
+that part of every ID token from then on, and `idToken=` (empty) ends it. None of these is itself listed.
 
 usage: python3 scripts/fake_oidc_provider.py --port 0 --client-id ID --client-secret SECRET --redirect-uri URI
        [--issuer URL] [--token-auth basic|post|both] [--deny]
@@ -34,6 +36,8 @@ from joserfc.jwk import RSAKey
 from werkzeug.serving import make_server
 
 SCOPES = ["openid", "email", "profile"]
+# What `POST /_fake/misbehave idToken=…` spoils in the ID tokens issued from then on ("" for nothing).
+ID_TOKEN_FAULTS = {"", "nonce", "issuer", "audience", "expired", "signature"}
 CODE_LIFETIME = 600
 TOKEN_LIFETIME = 3600
 
@@ -154,6 +158,8 @@ def build(arguments, issuer):
     client = Client(arguments.client_id, arguments.client_secret, arguments.redirect_uri, methods)
     key = RSAKey.generate_key(2048, parameters={"kid": "fake-" + secrets.token_hex(4), "use": "sig", "alg": "RS256"},
                               private=True)
+    stranger = RSAKey.generate_key(2048, parameters={"kid": key.kid}, private=True)  # never published
+    misbehaviour = {"idToken": ""}
 
     class CodeGrant(grants.AuthorizationCodeGrant):
         TOKEN_ENDPOINT_AUTH_METHODS = methods
@@ -186,7 +192,13 @@ def build(arguments, issuer):
                 return any(item.nonce == nonce for item in codes.values())
 
         def resolve_client_private_key(self, client):
-            return key
+            return stranger if misbehaviour["idToken"] == "signature" else key
+
+        def get_authorization_code_claims(self, authorization_code):
+            claims = super().get_authorization_code_claims(authorization_code)
+            if misbehaviour["idToken"] == "nonce":
+                claims["nonce"] = "not-" + claims.get("nonce", "")
+            return claims
 
         def get_client_algorithm(self, client):
             return "RS256"
@@ -196,7 +208,15 @@ def build(arguments, issuer):
 
         def get_client_claims(self, client):
             now = int(time.time())
-            return {"iss": issuer, "aud": [client.get_client_id()], "iat": now, "exp": now + TOKEN_LIFETIME}
+            claims = {"iss": issuer, "aud": [client.get_client_id()], "iat": now, "exp": now + TOKEN_LIFETIME}
+            mode = misbehaviour["idToken"]
+            if mode == "issuer":
+                claims["iss"] = issuer + "/elsewhere"
+            elif mode == "audience":
+                claims["aud"] = ["another-client"]
+            elif mode == "expired":
+                claims.update(iat=now - 2 * TOKEN_LIFETIME, exp=now - TOKEN_LIFETIME)
+            return claims
 
         def generate_user_info(self, user, scope):
             return user.info()
@@ -244,6 +264,15 @@ def build(arguments, issuer):
     def requests_served():
         with lock:
             return jsonify(list(served))
+
+    @app.post("/_fake/misbehave")
+    def misbehave():
+        mode = request.form.get("idToken", "")
+        if mode not in ID_TOKEN_FAULTS:
+            return jsonify({"error": f"idToken must be one of {sorted(ID_TOKEN_FAULTS)}"}), 400
+        with lock:
+            misbehaviour["idToken"] = mode
+        return jsonify(misbehaviour)
 
     @app.get("/_fake/issued")
     def credentials_issued():
