@@ -8,15 +8,19 @@ Selenium drives headless Chromium through `GET /auth/oauth/corp?...`, the provid
 script plays the app: it checks `state`, redeems the code at `POST /auth/token` and reads `GET /auth/me`.
 
 Checked: a first sign-in creates the account (`created` true) and a second one for the same username finds it
-(`created` false, same user id, sent form-encoded as AppAuth does); and each failure path: a callback whose state
-is not the app's (the app refuses it), a provider callback with a tampered tokenvend state (400 page, nothing sent to
-the app), a wrong code_verifier (400 invalid_grant, and the code is spent), a reused code (400 invalid_grant, and the
-session it issued is revoked: its refresh token then gets 401), an unregistered redirect URI or `plain` PKCE (400
-page, the provider never asked), an expired flow (6 s on the provider's form, 400 page), a provider that denies
-(the app gets error=access_denied with its state), an ID token with another nonce, issuer or audience, expired or
-signed by an unpublished key (the app gets error=access_denied, invalid_grant; no account). A second fake
-provider, `corppost`, accepts only client_secret_post, which tokenvend must then use. Last, tokenvend's log must not
-hold the client secret nor any code, access token or ID token the providers issued.
+(`created` false, same user id, sent form-encoded as AppAuth does); and each failure path:
+- a callback whose state is not the app's: the app refuses it;
+- a provider callback with a tampered tokenvend state, or a corp flow's state at corppost's callback (mix-up):
+  tokenvend's 400 page, nothing sent to the app, no token request at the provider;
+- a wrong code_verifier: 400 invalid_grant, and the code is spent;
+- a reused code: 400 invalid_grant, and the session it issued is revoked (its refresh token then gets 401);
+- an unregistered redirect URI or `plain` PKCE: 400 page, the provider never asked;
+- an expired flow (6 s on the provider's form): 400 page;
+- a provider that denies: the app gets error=access_denied with its state;
+- an ID token with another nonce, issuer or audience, expired, or signed by a key the provider does not publish:
+  the app gets error=access_denied, error_description=invalid_grant, and no account is made.
+A second fake provider, `corppost`, accepts only client_secret_post, which tokenvend must then use. Last,
+tokenvend's log must not hold the client secret nor any code, access token or ID token the providers issued.
 
 usage: python3 scripts/browser-signin.py TOKENVEND_BINARY      (ok/FAIL lines; exit 1 on a failure)
 Needs authlib, flask, selenium (pip) and chromium, chromium-driver (Debian): scripts/browser-signin.sh installs them.
@@ -399,6 +403,21 @@ def tampered_provider_state(harness):
            "a tampered state: tokenvend never redeems the provider's code")
 
 
+def provider_mix_up(harness):
+    """A genuine state of a corp flow presented at corppost's callback (a mix-up attack) is refused."""
+    verifier, challenge = pkce_pair()
+    harness.open_sign_in("app-state-4", challenge)
+    provider_url = harness.wait_for_form()
+    state = single(urllib.parse.parse_qs(urllib.parse.urlsplit(provider_url).query), "state")
+    exchanges = harness.provider_requests("/token") + harness.provider_requests("/token", harness.post_provider)
+    harness.drain_network_log()
+    harness.driver.get(f"{harness.base}/auth/oauth/{POST_PROVIDER}/callback?"
+                       + urllib.parse.urlencode({"code": "mixed-up-" + secrets.token_urlsafe(8), "state": state}))
+    refused_page(harness, harness.documents(), f"a {PROVIDER} flow's state at {POST_PROVIDER}'s callback")
+    after = harness.provider_requests("/token") + harness.provider_requests("/token", harness.post_provider)
+    report(after == exchanges, "a mix-up: tokenvend calls neither provider's token endpoint")
+
+
 def wrong_verifier(harness):
     verifier, app_state, query, _ = harness.sign_in("bob")
     code = single(query, "code")
@@ -544,7 +563,8 @@ def main():
             harness.start(os.path.abspath(sys.argv[1]))
             for name, function in (
                     ("first and second sign-in", happy_path), ("state mismatch at the app", app_state_mismatch),
-                    ("tampered provider state", tampered_provider_state), ("wrong verifier", wrong_verifier),
+                    ("tampered provider state", tampered_provider_state), ("provider mix-up", provider_mix_up),
+                    ("wrong verifier", wrong_verifier),
                     ("reused code", reused_code), ("unregistered redirect URI", unregistered_redirect),
                     ("expired flow", expired_flow), ("provider denies", provider_denies),
                     ("spoiled ID tokens", spoiled_id_tokens), ("client_secret_post", secret_post),
