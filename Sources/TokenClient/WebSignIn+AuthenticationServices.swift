@@ -1,5 +1,6 @@
 #if canImport(AuthenticationServices)
     public import AuthenticationServices
+    import Foundation
 
     // Not compiled on Linux (no AuthenticationServices there): kept to the glue between the browser sheet and
     // `AuthSession.completeWebSignIn`, which is tested everywhere.

@@ -221,6 +221,15 @@ import Testing
                 #"{"a": {"preset": "google", "audiences": ["x", "y"]}, "b": {"issuers": ["accounts.google.com"], "jwksURL": "https://k.example/", "audiences": ["y"]}}"#,
                 #"identityProviders.b.audiences (SOURCE): shares issuer "accounts.google.com" and audience "y" with a: one ID token would sign in through either; give each provider its own audiences"#
             ),
+            (
+                #"{"g": {"preset": "github", "clientId": "c", "clientSecret": "s", "scopes": ["read user"], "redirectURIs": ["com.example.app:/cb"]}}"#,
+                #"identityProviders.g.scopes (SOURCE): item 1 is not a scope token (printable ASCII without spaces, quotes or \)"#
+            ),
+            (
+                #"{"g": {"preset": "github", "clientId": "c", "clientSecrets": "s", "redirectURIs": ["com.example.app:/cb"]}}"#,
+                "identityProviders.g.clientSecrets: unknown configuration key (in SOURCE); did you mean "
+                    + "identityProviders.g.clientSecret?"
+            ),
         ])
     func refused(json: String, expected: String) throws {
         let fixture = try ConfigurationFixture()
