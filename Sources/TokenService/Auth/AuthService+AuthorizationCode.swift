@@ -64,7 +64,7 @@ extension AuthService {
         case .redeemed(let redeemed):
             record = redeemed
         }
-        guard record.redirectURI == body.redirectURI else { return refused("redirect_uri") }
+        guard RedirectURIMatch.sameBytes(record.redirectURI, body.redirectURI) else { return refused("redirect_uri") }
         guard PKCE.isValidVerifier(body.codeVerifier),
             PKCE.matches(verifier: body.codeVerifier, challenge: record.codeChallenge)
         else { return refused("code_verifier") }

@@ -64,6 +64,15 @@ extension AuthService {
             throw ServiceError.unavailable(
                 "The identity provider cannot be reached; retry later.", retryAfter: Self.retryAfter(error))
         }
+        // The endpoint comes from a remote discovery document: a byte that cannot stand in a header (a control
+        // character, a space, non-ASCII) never reaches the Location field.
+        guard Self.isHeaderSafeURL(location) else {
+            metrics.oauthSignIns.increment(.startProviderUnavailable)
+            context.logger.warning(
+                "browser sign-in: the provider's authorization URL is not a valid header value",
+                metadata: ["provider": "\(name)"])
+            throw ServiceError.unavailable("The identity provider's configuration is unusable.", retryAfter: 60)
+        }
         let started = now()
         let flow = OAuthFlow(
             stateHash: stateHash, provider: name, redirectURI: redirectURI,
@@ -83,6 +92,11 @@ extension AuthService {
     static func isValidAppState(_ state: String) -> Bool {
         (1...BrowserSignIn.maximumAppStateBytes).contains(state.utf8.count)
             && state.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// True when every byte of `url` is visible ASCII (0x21…0x7E): safe as a `Location` value.
+    static func isHeaderSafeURL(_ url: String) -> Bool {
+        !url.isEmpty && url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
     /// A 302 to `location` that no cache keeps and that sends no `Referer` onward.

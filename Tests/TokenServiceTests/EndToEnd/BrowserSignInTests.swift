@@ -348,11 +348,24 @@ struct BrowserSignInTests {
                 server,
                 "GET", "/auth/oauth/nobody?" + Self.query([("redirect_uri", Self.app), ("code_challenge", challenge)]))
             #expect(unknown.status == 400)
-            let twice = try await Self.call(
-                server,
-                "GET",
-                "/auth/oauth/fake?" + Self.query([("redirect_uri", Self.app), ("redirect_uri", "com.evil.app:/x")]))
-            #expect(twice.status == 400)
+            // A query that is valid but for one parameter given twice: only the duplicate check can refuse it.
+            let valid = [
+                ("redirect_uri", Self.app), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+                ("state", "s"),
+            ]
+            let once = try await Self.call(server, "GET", "/auth/oauth/fake?" + Self.query(valid))
+            #expect(once.status == 302)
+            for repeated in [("state", "t"), ("redirect_uri", "com.evil.app:/x")] {
+                let twice = try await Self.call(server, "GET", "/auth/oauth/fake?" + Self.query(valid + [repeated]))
+                #expect(twice.status == 400, "\(repeated.0) twice")
+                #expect(twice.headers["location"] == nil)
+            }
+            // A challenge that is not 43 base64url characters.
+            for bad in [String(challenge.dropLast()), "+" + challenge.dropFirst(), "/" + challenge.dropFirst()] {
+                let trip = try await Self.trip(server, challenge: bad)
+                #expect(trip.start.status == 400, "\(bad)")
+                #expect(trip.start.headers["location"] == nil)
+            }
         }
     }
 
@@ -431,6 +444,25 @@ struct BrowserSignInTests {
                 server,
                 "POST", "/auth/token", headers: ["Content-Type": "application/x-www-form-urlencoded"], json: body)
             #expect(formAnswer.status == 200)
+
+            // AppAuth's exact body: a public client always adds client_id, which the endpoint ignores (RFC 6749
+            // §3.2); JSON may carry it too.
+            let appAuth = try await Self.signIn(server)
+            let appAuthBody = Self.query([
+                ("grant_type", "authorization_code"), ("code", appAuth.code), ("redirect_uri", Self.app),
+                ("code_verifier", appAuth.verifier), ("client_id", "x"),
+            ])
+            let appAuthAnswer = try await Self.call(
+                server,
+                "POST", "/auth/token", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                json: appAuthBody)
+            #expect(appAuthAnswer.status == 200)
+            let jsonClient = try await Self.signIn(server)
+            let jsonClientBody =
+                #"{"grant_type":"authorization_code","code":"\#(jsonClient.code)","#
+                + #""code_verifier":"\#(jsonClient.verifier)","redirect_uri":"\#(Self.app)","client_id":"x"}"#
+            let jsonClientAnswer = try await Self.call(server, "POST", "/auth/token", json: jsonClientBody)
+            #expect(jsonClientAnswer.status == 200)
 
             let password = try await Self.call(
                 server,

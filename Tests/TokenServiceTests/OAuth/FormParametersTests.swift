@@ -76,5 +76,31 @@ import Testing
         #expect(!RedirectURIMatch.isRegistered("http://localhost:49152/cb", in: registered))
         #expect(!RedirectURIMatch.isRegistered("http://127.0.0.1:123456/cb", in: registered))
         #expect(!RedirectURIMatch.isRegistered("http://[::1]:9/cb", in: registered))
+        #expect(!RedirectURIMatch.isRegistered("http://127.0.0.1:0/cb", in: registered))
+        #expect(!RedirectURIMatch.isRegistered("http://127.0.0.1:65536/cb", in: registered))
+        #expect(RedirectURIMatch.isRegistered("http://127.0.0.1:65535/cb", in: registered))
+    }
+
+    @Test("the match is byte for byte: a canonically equivalent character (U+212A for K) does not match")
+    func bytesNotCanonicalEquivalence() {
+        let registered = ["com.Kx.app:/cb", "http://127.0.0.1/K"]
+        #expect("com.\u{212A}x.app:/cb" == "com.Kx.app:/cb")  // what Swift's == would have let through
+        #expect(!RedirectURIMatch.isRegistered("com.\u{212A}x.app:/cb", in: registered))
+        #expect(!RedirectURIMatch.isRegistered("http://127.0.0.1:5000/\u{212A}", in: registered))
+        #expect(RedirectURIMatch.isRegistered("com.Kx.app:/cb", in: registered))
+        #expect(!RedirectURIMatch.sameBytes("\u{212A}", "K"))
+    }
+}
+
+@Suite struct LocationHeaderTests {
+    @Test("only visible ASCII may stand in a Location header: no control byte, space or non-ASCII")
+    func headerSafeURL() {
+        #expect(AuthService.isHeaderSafeURL("https://idp.example/authorize?a=b%20c"))
+        for bad in [
+            "", "https://idp.example/a\r\nSet-Cookie: x=y", "https://idp.example/a b", "https://idp.example/\u{7F}",
+            "https://idp.example/é", "https://idp.example/\u{0}",
+        ] {
+            #expect(!AuthService.isHeaderSafeURL(bad), "\(bad.debugDescription)")
+        }
     }
 }
