@@ -482,3 +482,24 @@ struct BrowserSignInTests {
         }
     }
 }
+
+extension BrowserSignInTests {
+    @Test("each of the three endpoints counts against the per-address limit and answers 429 with Retry-After")
+    func rateLimited() async throws {
+        let limit = ["TOKENVEND_RATE_LIMIT_REQUESTS_PER_ADDRESS_PER_MINUTE": "3"]
+        try await Self.withBrowserSignIn(extra: limit) { server, _ in
+            // start + callback + token: the whole allowance of 3.
+            let (code, verifier) = try await Self.signIn(server)
+            #expect(try await Self.exchange(server, code: code, verifier: verifier).status == 200)
+            let (_, challenge) = try Self.pkce()
+            let start = try await Self.trip(server, challenge: challenge)
+            let callback = try await Self.call(server, "GET", "/auth/oauth/fake/callback?code=c&state=s")
+            let token = try await Self.exchange(server, code: code, verifier: verifier)
+            for (name, answer) in [("start", start.start), ("callback", callback), ("token", token)] {
+                #expect(answer.status == 429, "\(name)")
+                #expect(answer.headers["retry-after"] != nil, "\(name)")
+                #expect(answer.headers["location"] == nil, "\(name)")
+            }
+        }
+    }
+}
