@@ -1,8 +1,9 @@
-#if canImport(AuthenticationServices)
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
     public import AuthenticationServices
     import Foundation
 
-    // Not compiled on Linux (no AuthenticationServices there): kept to the glue between the browser sheet and
+    // Not compiled on Linux (no AuthenticationServices there), nor on tvOS (no ASWebAuthenticationSession) and
+    // watchOS (no presentation context provider). Kept to the glue between the browser sheet and
     // `AuthSession.completeWebSignIn`, which is tested everywhere.
     extension WebSignIn {
         /// Runs the whole web sign-in: opens ``PendingWebSignIn/authorizationURL`` in an
