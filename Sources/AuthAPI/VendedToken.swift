@@ -1,22 +1,29 @@
-/// Answer of `GET /moss-token` and `POST /stream-token`: `{"token", "expiresIn"}`.
+/// Answer of `GET /moss-token`, `POST /stream-token` and `POST /vend/<vendor>`:
+/// `{"token", "expiresIn", "expiresAt"}`.
 public struct VendedToken: Codable, Sendable, Equatable {
     /// The raw token (no `Bearer ` prefix).
     public var token: String
     /// Seconds the token stays usable from the response. For `/moss-token` the server has already
     /// subtracted its own 60 s margin.
     public var expiresIn: Int
+    /// When the token stops being usable, in Unix seconds (the same instant as `expiresIn`, stated absolutely).
+    /// `nil` when the answer has no `expiresAt` (servers before it was added); the member is then not encoded.
+    public var expiresAt: Int64?
 
     /// Creates a vended token.
-    public init(token: String, expiresIn: Int) {
+    public init(token: String, expiresIn: Int, expiresAt: Int64? = nil) {
         self.token = token
         self.expiresIn = expiresIn
+        self.expiresAt = expiresAt
     }
 }
 
 extension VendedToken: CustomStringConvertible, CustomDebugStringConvertible {
-    /// `VendedToken(<n bytes>, expiresIn: <s>)`; the token itself is redacted, so the value is safe to log.
+    /// `VendedToken(<n bytes>, expiresIn: <s>, expiresAt: <t>)` (no `expiresAt` part when it is `nil`); the
+    /// token itself is redacted, so the value is safe to log.
     public var description: String {
-        "VendedToken(<\(token.utf8.count) bytes>, expiresIn: \(expiresIn))"
+        let expiresAt = expiresAt.map { ", expiresAt: \($0)" } ?? ""
+        return "VendedToken(<\(token.utf8.count) bytes>, expiresIn: \(expiresIn)\(expiresAt))"
     }
 
     /// Same as ``description``.
