@@ -1,0 +1,3 @@
+/// The `claims` object compiled at startup: literal parts pre-serialized, placeholders resolved to `Placeholder`.
+struct ClaimsTemplate: Sendable {
+}
