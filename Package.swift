@@ -88,7 +88,7 @@ let package = Package(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl", "Cryptography", "StrictJSON",
-                "PrivateFiles", "IdentityProviders",
+                "PrivateFiles", "IdentityProviders", "VendorTokens",
                 "PostgresStore", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
