@@ -24,7 +24,7 @@ public enum VendorConfiguration {
     public static func resolvingFiles(
         _ entry: JSONObject, readFile: (String) throws -> String
     ) throws(VendorTemplateError) -> JSONObject {
-        entry
+        try FileMembers.resolve(entry, readFile: readFile)
     }
 
     /// Parses one entry (files already resolved), expanding a preset, and compiles it.
@@ -41,7 +41,35 @@ public enum VendorConfiguration {
         name: String, entry: JSONObject,
         randomID: @escaping @Sendable () -> String = VendorTemplate.randomID
     ) throws(VendorTemplateError) -> VendorEntry {
-        throw VendorTemplateError(path: "", reason: "not implemented")
+        guard isVendorName(name) else {
+            throw VendorTemplateError(path: "", reason: "vendor names match [a-z0-9][a-z0-9_-]{0,31}")
+        }
+        guard let presetValue = entry["preset"], presetValue != .null else {
+            let reader = try MemberReader(entry, path: "", allowed: TemplateSpec.templateMembers + ["preset"])
+            return .template(
+                try VendorTemplate(name: name, spec: try TemplateSpec(template: reader), randomID: randomID))
+        }
+        let names = VendorPreset.allCases.map(\.rawValue)
+        guard case .string(let presetName) = presetValue else {
+            throw VendorTemplateError(
+                path: "preset", reason: "expected one of \(names.joined(separator: ", ")), got \(presetValue.typeName)")
+        }
+        guard let preset = VendorPreset(rawValue: presetName) else {
+            var reason = "unknown preset \"\(presetName)\"; known: \(names.joined(separator: ", "))"
+            if let closest = EditDistance.closest(to: presetName, in: names),
+                EditDistance.distance(presetName, closest) <= 3
+            {
+                reason =
+                    "unknown preset \"\(presetName)\" (did you mean \(closest)?); known: \(names.joined(separator: ", "))"
+            }
+            throw VendorTemplateError(path: "preset", reason: reason)
+        }
+        for member in VendorPreset.fixedMembers where entry[member] != nil {
+            throw VendorTemplateError(
+                path: member, reason: "the preset fixes \(member); drop preset to write your own template")
+        }
+        let reader = try MemberReader(entry, path: "", allowed: preset.members)
+        return try preset.entry(name: name, reader: reader, randomID: randomID)
     }
 
     /// Whether `name` is a vendor name: `[a-z0-9][a-z0-9_-]{0,31}`, safe in a URL path, a key path and a metric

@@ -52,6 +52,8 @@ public struct VendorTemplate: Sendable {
     let refusedMembers: [String: String]
     /// What `{{jti}}` is.
     let jtiMode: JTIMode
+    /// Whether the claims use `{{jti}}` (else no id is made).
+    let usesTokenID: Bool
     /// The `jti` source for `JTIMode.random`; injected in tests.
     let makeRandomID: @Sendable () -> String
 

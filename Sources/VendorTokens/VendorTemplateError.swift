@@ -6,8 +6,8 @@
 public struct VendorTemplateError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of mistake it is.
     public enum Kind: Sendable, Equatable {
-        /// A member the entry may not have; `suggestion` is the closest allowed member name (relative to the
-        /// same object), if any.
+        /// A member the entry may not have; `suggestion` is the path of the closest allowed member of the same
+        /// object (`parameters.room.pattern` for `parameters.room.patern`), if any.
         case unknownMember(suggestion: String?)
         /// A member with a value that is refused; `reason` says why.
         case invalid
