@@ -1,13 +1,12 @@
-/// Answer of `GET /moss-token`, `POST /stream-token` and `POST /vend/<vendor>`:
-/// `{"token", "expiresIn", "expiresAt"}`.
+/// Answer of `GET /moss-token`, `POST /stream-token` and `POST /vend/{vendor}`: `{"token", "expiresIn", "expiresAt"}`.
 public struct VendedToken: Codable, Sendable, Equatable {
     /// The raw token (no `Bearer ` prefix).
     public var token: String
     /// Seconds the token stays usable from the response. For `/moss-token` the server has already
     /// subtracted its own 60 s margin.
     public var expiresIn: Int
-    /// When the token stops being usable, in Unix seconds (the same instant as `expiresIn`, stated absolutely).
-    /// `nil` when the answer has no `expiresAt` (servers before it was added); the member is then not encoded.
+    /// The same point as an absolute time, in Unix seconds (what an app that is suspended, or a session model
+    /// like AuthSessionKit's, needs). Optional when decoding, so answers of servers before it still decode.
     public var expiresAt: Int64?
 
     /// Creates a vended token.
@@ -19,11 +18,11 @@ public struct VendedToken: Codable, Sendable, Equatable {
 }
 
 extension VendedToken: CustomStringConvertible, CustomDebugStringConvertible {
-    /// `VendedToken(<n bytes>, expiresIn: <s>, expiresAt: <t>)` (no `expiresAt` part when it is `nil`); the
-    /// token itself is redacted, so the value is safe to log.
+    /// `VendedToken(<n bytes>, expiresIn: <s>, expiresAt: <t>)`; the token itself is redacted, so the value is safe
+    /// to log.
     public var description: String {
-        let expiresAt = expiresAt.map { ", expiresAt: \($0)" } ?? ""
-        return "VendedToken(<\(token.utf8.count) bytes>, expiresIn: \(expiresIn)\(expiresAt))"
+        let at = expiresAt.map { ", expiresAt: \($0)" } ?? ""
+        return "VendedToken(<\(token.utf8.count) bytes>, expiresIn: \(expiresIn)\(at))"
     }
 
     /// Same as ``description``.
