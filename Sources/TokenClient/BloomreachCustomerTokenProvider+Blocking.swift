@@ -44,7 +44,10 @@ extension BloomreachCustomerTokenProvider {
 }
 
 /// The token a blocked thread waits for, and the semaphore the fetching task signals.
-private final class BlockingResult: Sendable {
+///
+/// `@unchecked`: `value` is behind its `Mutex`, and a `DispatchSemaphore` is thread-safe, but not every SDK's
+/// Dispatch overlay declares it `Sendable`.
+private final class BlockingResult: @unchecked Sendable {
     let value = Mutex<String?>(nil)
     let done = DispatchSemaphore(value: 0)
 }

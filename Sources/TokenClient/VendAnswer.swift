@@ -6,19 +6,15 @@ enum VendAnswer: Decodable {
     /// 200 `{"token", "expiresIn", "expiresAt"}` (`expiresAt` absent from older servers).
     case token(VendedToken)
     /// 201 `{"server_url", "participant_token"}`: LiveKit's token-endpoint contract.
-    case liveKit(serverURL: String, participantToken: String)
+    case liveKit(LiveKitConnectionDetails)
 
-    private enum LiveKitKeys: String, CodingKey {
-        case serverURL = "server_url"
+    private enum ShapeKeys: String, CodingKey {
         case participantToken = "participant_token"
     }
 
     init(from decoder: any Decoder) throws {
-        let liveKit = try decoder.container(keyedBy: LiveKitKeys.self)
-        if liveKit.contains(.participantToken) {
-            self = .liveKit(
-                serverURL: try liveKit.decode(String.self, forKey: .serverURL),
-                participantToken: try liveKit.decode(String.self, forKey: .participantToken))
+        if try decoder.container(keyedBy: ShapeKeys.self).contains(.participantToken) {
+            self = .liveKit(try LiveKitConnectionDetails(from: decoder))
         } else {
             self = .token(try VendedToken(from: decoder))
         }
@@ -41,13 +37,14 @@ enum VendAnswer: Decodable {
                 token: ExpiringToken(
                     token: vended.token, expiresAt: expiresAt, refreshAt: expiresAt.addingTimeInterval(-margin)),
                 serverURL: nil)
-        case .liveKit(let serverURL, let participantToken):
-            guard let url = URL(string: serverURL), url.scheme != nil, url.host() != nil,
-                let expiresAt = JWTExpiry.expiration(of: participantToken)
+        case .liveKit(let details):
+            guard let url = URL(string: details.serverURL), url.scheme != nil, url.host() != nil,
+                let expiresAt = JWTExpiry.expiration(of: details.participantToken)
             else { throw TokenClientError.invalidResponse }
             return VendedCredential(
                 token: ExpiringToken(
-                    token: participantToken, expiresAt: expiresAt, refreshAt: expiresAt.addingTimeInterval(-margin)),
+                    token: details.participantToken, expiresAt: expiresAt,
+                    refreshAt: expiresAt.addingTimeInterval(-margin)),
                 serverURL: url)
         }
     }

@@ -39,7 +39,7 @@ extension FakeAuthServer {
             let expiresAt = vendor.expiresAtOffset.map { Int64(now + vendor.ttl + $0) }
             return (200, Self.json(VendedToken(token: token, expiresIn: vendor.ttl, expiresAt: expiresAt)))
         case .liveKit(let serverURL):
-            return (201, Self.json(["server_url": serverURL, "participant_token": token]))
+            return (201, Self.json(LiveKitConnectionDetails(serverURL: serverURL, participantToken: token)))
         }
     }
 }
