@@ -109,8 +109,23 @@ enum Fixture {
             options: VerificationOptions(now: Date(timeIntervalSince1970: Double(now)), requireKeyID: requireKeyID))
     }
 
+    /// Verifies `token` with `keySet` at the fixed clock, `kid` not required.
+    @discardableResult
+    static func verify(_ token: String, keySet: JWTKeySet) throws -> JWTClaims {
+        try keySet.verify(
+            token, options: VerificationOptions(now: Date(timeIntervalSince1970: Double(now)), requireKeyID: false))
+    }
+
     /// The token an independent signer makes for exactly these header members and payload bytes.
     static func expectedToken(key: JWTKey, header: JWTHeader, payload: String) throws -> String {
         try JWTSigner(key: key, header: header).sign(payload: Array(payload.utf8))
+    }
+}
+
+/// Key sets cut down from a template's ring.
+enum JWTKeySetFixture {
+    /// A verify-only set holding just the key `kid` of `keys`.
+    static func only(_ kid: String, of keys: JWTKeySet) throws -> JWTKeySet {
+        try JWTKeySet(keys: [#require(keys.key(for: kid))], signingKID: nil)
     }
 }
