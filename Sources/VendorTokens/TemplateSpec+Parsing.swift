@@ -72,7 +72,8 @@ extension TemplateSpec {
     /// The longest `maxTtlSeconds`: 366 days.
     static let longestMaxTtl = 366 * 86400
 
-    /// Reads `[{"kid", "secret"}]` (HS*) or `[{"kid", "privateKey"}]` (ES256, EdDSA).
+    /// Reads `[{"kid", "secret"}]` (HS*) or `[{"kid", "privateKey"}]` (ES256, EdDSA; PEM text, or a private JWK
+    /// as JSON text or as an object).
     static func keys(
         _ elements: [JSONValue], path: String, algorithm: JWTAlgorithm
     ) throws(VendorTemplateError) -> [KeySpec] {
@@ -93,7 +94,13 @@ extension TemplateSpec {
             if let earlier = keys.first(where: { $0.kid == kid }) {
                 throw item.fail("kid", "duplicate kid \"\(kid)\" (also at \(earlier.kidPath))")
             }
-            guard let material = try item.string(materialName) else {
+            // A private JWK may be written as a JSON object, as `accessToken.keys` takes it.
+            let material: String
+            if !algorithm.isSymmetric, let jwk = item.value(materialName)?.objectValue {
+                material = jwk.jsonString
+            } else if let text = try item.string(materialName) {
+                material = text
+            } else {
                 throw item.missing(materialName, "give \(materialName) or \(materialName)File")
             }
             keys.append(

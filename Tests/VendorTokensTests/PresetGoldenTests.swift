@@ -177,4 +177,18 @@ import VendorTokens
             try independent.verify(vended.token, options: .init(now: .init(timeIntervalSince1970: 1_700_000_001)))
         }
     }
+
+    @Test("an ES256 private key may be a private JWK written as a JSON object")
+    func es256JWKObject() throws {
+        let template = try Fixture.template(
+            """
+            {"alg": "ES256", "keys": [{"kid": "a3", "privateKey": \(Fixture.p256JWK)}],
+             "claims": {"sub": "{{user.id}}", "exp": "{{exp}}"}}
+            """)
+        let vended = try Fixture.issue(template)
+        #expect(try Fixture.segments(vended.token).header == #"{"alg":"ES256","typ":"JWT","kid":"a3"}"#)
+        let published = try JWTKey(jwk: JWK(json: Array(Fixture.p256JWK.utf8)).publicOnly(), kid: "a3")
+        let verifier = try JWTKeySet(keys: [published], signingKID: nil)
+        #expect(throws: Never.self) { try Fixture.verify(vended.token, keySet: verifier) }
+    }
 }
