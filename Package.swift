@@ -54,6 +54,10 @@ let package = Package(
         .target(
             name: "IdentityProviders", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
         ),
+        // Third-party tokens by configuration (`vendors.<name>`): templates, presets, parameters, signing; pure.
+        .target(
+            name: "VendorTokens", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
+        ),
         // The one atomic 0600 file writer and `mkdir -p -m 0700`; no dependencies, no Foundation.
         .target(name: "PrivateFiles", swiftSettings: wrapperSettings),
         .target(
@@ -84,7 +88,7 @@ let package = Package(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl", "Cryptography", "StrictJSON",
-                "PrivateFiles", "IdentityProviders",
+                "PrivateFiles", "IdentityProviders", "VendorTokens",
                 "PostgresStore", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -129,6 +133,9 @@ let package = Package(
         .testTarget(
             name: "IdentityProvidersTests",
             dependencies: ["IdentityProviders", "IdentityProvidersTesting", "JWT", "Cryptography", "StrictJSON"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "VendorTokensTests", dependencies: ["VendorTokens", "JWT", "StrictJSON", "Cryptography"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "StructuredLogging"],

@@ -120,6 +120,9 @@ import Testing
             case .choice(let names): environment[key.environmentName] = names[0]
             case .identityProviders:
                 environment[key.environmentName] = #"{"apple":{"preset":"apple","audiences":["com.example.app"]}}"#
+            case .vendors:
+                environment[key.environmentName] =
+                    #"{"chat":{"preset":"stream-chat","apiKey":"key","apiSecret":"\#(strongSecret)"}}"#
             }
         }
         environment["TOKENVEND_REFRESH_TOKEN_SECRET"] = nil

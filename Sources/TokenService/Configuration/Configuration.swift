@@ -40,6 +40,8 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     public var stream: Stream = Stream()
     /// Sign-in with Apple, Google and other identity providers' ID tokens (`identity.*`, `identityProviders`).
     public var identity: Identity = Identity()
+    /// Third-party tokens vended at `POST /vend/<name>` (`vendors.<name>`), sorted by name. Default: none.
+    public var vendors: [VendorSettings] = []
     /// The address clients reach tokenvend at (`server.publicURL`, without a trailing `/`), from which the browser
     /// flow's callback URL `<publicURL>/auth/oauth/<provider>/callback` is built; required when a provider has
     /// browser settings. Default: nil.

@@ -63,6 +63,7 @@ extension ConfigurationKey {
             .init("identity.linkVerifiedEmail", .boolean),
             .init("identity.flowLifetimeSeconds", .integer(5...900)),
             .init("identityProviders", .identityProviders),
+            .init("vendors", .vendors),
             .init("log.level", .choice(Logger.Level.allCases.map(\.rawValue))),
             .init("log.format", .choice(TokenServiceConfiguration.Log.Format.allCases.map(\.rawValue))),
         ]

@@ -29,6 +29,8 @@ struct ConfigurationKey {
         case choice([String])
         /// `identityProviders`: a whole section, an object of named providers (a JSON object in the environment).
         case identityProviders
+        /// `vendors`: a whole section, an object of named vendor templates (a JSON object in the environment).
+        case vendors
         /// `server.publicURL`: an absolute https URL (http only to loopback) without query or fragment; optional.
         case publicURL
     }
@@ -93,6 +95,8 @@ struct ConfigurationKey {
             return one(.stringArray(isNull ? [] : try check.cidrList(value).map(\.description)))
         case .identityProviders:
             return Self.identityProviderValues(isNull ? [] : try check.identityProviders(value), path: path)
+        case .vendors:
+            return Self.vendorValues(isNull ? [] : try check.vendors(value), path: path)
         case .keyList:
             let keys = isNull ? [] : try check.signingKeys(value)
             return one(.stringArray(keys.map(\.kid)))
@@ -132,7 +136,7 @@ struct ConfigurationKey {
             return trimmed.isEmpty ? .null : .string(raw)
         case .string, .url, .choice:
             return .string(trimmed)
-        case .keyList, .accessKeyList, .cidrList, .identityProviders:
+        case .keyList, .accessKeyList, .cidrList, .identityProviders, .vendors:
             if trimmed.isEmpty { return .null }
             do {
                 return try ConfigurationValue.parse(Array(trimmed.utf8))
@@ -142,6 +146,11 @@ struct ConfigurationKey {
                     reason =
                         #"expected a JSON list such as ["10.0.0.0/8","2001:db8::/32"], got "#
                         + "\(ConfigurationValue.string(raw).summary)"
+                } else if case .vendors = kind {
+                    // The text may hold secrets: never echo it.
+                    reason =
+                        #"expected a JSON object such as {"chat":{"preset":"stream-chat","apiKey":"…","apiSecretFile":"…"}}"#
+                        + ", got text that is not JSON"
                 } else if case .identityProviders = kind {
                     reason =
                         #"expected a JSON object such as {"apple":{"preset":"apple","audiences":["com.example.app"]}}"#

@@ -38,6 +38,7 @@ extension TokenServiceConfiguration {
         moss = try MossConfiguration(reader: reader.scoped(to: "moss"))
         stream = Stream(reader: reader.scoped(to: "stream"))
         identity = try Identity(reader: reader)
+        vendors = try Self.vendors(reader: reader)
         publicURL = reader.optionalString(forKey: "server.publicURL")
         log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
         log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format

@@ -51,6 +51,13 @@ public final class ServiceCounter: Sendable {
         counter = registry.makeCounter(name: name, help: help)
     }
 
+    /// One series of a counter whose label value is fixed at start-up (a configured name, such as a vendor's).
+    init(registry: PrometheusCollectorRegistry, name: String, help: String, label: (name: String, value: String)) {
+        self.registry = registry
+        self.name = #"\#(name){\#(label.name)="\#(label.value)"}"#
+        counter = registry.makeCounter(name: name, labels: [(label.name, label.value)], help: help)
+    }
+
     /// Adds `amount` (default 1).
     public func increment(by amount: Int = 1) {
         counter.increment(by: Int64(amount))

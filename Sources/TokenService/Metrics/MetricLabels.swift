@@ -59,6 +59,8 @@ public enum LoginResult: String, MetricLabel {
 /// `tokenvend_tokens_issued_total{kind}`.
 public enum IssuedTokenKind: String, MetricLabel {
     case access, refresh, moss, stream
+    /// A token of a `vendors.<name>` template (`POST /vend/{vendor}`; the moss preset counts as `moss`).
+    case vendor
 }
 
 /// `tokenvend_sessions_revoked_total{reason}`.

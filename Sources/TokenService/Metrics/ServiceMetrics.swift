@@ -65,6 +65,15 @@ public struct ServiceMetrics: Sendable {
         samplers.add { gauge.set(to: read()) }
     }
 
+    /// The series of `tokenvend_vended_tokens_total{vendor}` for one configured vendor, made at start-up so every
+    /// configured vendor is exposed (at 0) before its first token; vendor names are a closed set from the
+    /// configuration.
+    public func vendedTokens(vendor: String) -> ServiceCounter {
+        ServiceCounter(
+            registry: registry, name: "tokenvend_vended_tokens_total",
+            help: "Tokens answered at POST /vend/{vendor}, by vendor.", label: (name: "vendor", value: vendor))
+    }
+
     /// Registers a counter kept by another component; `read` gives its running total when `/metrics` is rendered
     /// (a total that goes down is ignored: a counter only rises).
     public func counter(_ name: String, help: String, read: @escaping @Sendable () -> UInt64) {

@@ -58,6 +58,7 @@ extension Components {
         router.on(.get, "/moss-token", .syncOrAsync { request, context in try vending.mossToken(request, context) })
         router.on(
             .post, "/stream-token", .syncOrAsync { request, context in try vending.streamToken(request, context) })
+        router.on(.post, "/vend/:vendor", .syncOrAsync { request, context in try vending.vend(request, context) })
     }
 
     static let healthy = Array(#"{"status":"ok"}"#.utf8)

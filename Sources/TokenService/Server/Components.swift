@@ -75,9 +75,10 @@ struct Components: Sendable {
             metrics: metrics, now: now)
         vending = TokenVending(
             authenticator: authenticator,
-            stream: try Self.streamIssuer(configuration.stream),
+            vendors: try Self.vendors(configuration.vendors, metrics: metrics, logger: logger),
+            stream: try Self.streamTemplate(configuration.stream),
             moss: Self.mossCache(configuration.moss, upstream: mossUpstream, metrics: metrics, logger: logger),
-            emailCustomerID: configuration.stream.emailCustomerId, metrics: metrics, now: now)
+            metrics: metrics, now: now)
         self.metrics = metrics
     }
 
@@ -98,14 +99,6 @@ struct Components: Sendable {
         }
         return SharedRateLimiter(
             counters: counters, bucket: bucket, limit: limit, window: .seconds(windowSeconds), now: now)
-    }
-
-    static func streamIssuer(_ stream: TokenServiceConfiguration.Stream) throws(JWTError) -> StreamTokenIssuer? {
-        guard let active = stream.activeKey else { return nil }
-        var keys: [HMACKey] = []
-        for key in stream.keys { keys.append(try HMACKey(kid: key.kid, algorithm: .hs512, secret: key.secret.value)) }
-        return StreamTokenIssuer(
-            keys: try JWTKeySet(keys: keys, signingKID: active.kid), lifetime: Int64(stream.ttlSeconds))
     }
 
     static func mossCache(

@@ -49,14 +49,33 @@ extension User {
 }
 
 extension VendedToken {
-    /// The body of a 200 answer to `POST /stream-token` and `GET /moss-token`: `{"token":…,"expiresIn":…}`.
+    /// The body of a 200 answer to `POST /stream-token`, `GET /moss-token` and `POST /vend/{vendor}`:
+    /// `{"token":…,"expiresIn":…,"expiresAt":…}` (`expiresAt` left out when nil).
     public func jsonBytes() -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(32 + token.utf8.count)
+        output.reserveCapacity(56 + token.utf8.count)
         output.append(contentsOf: #"{"token":"#.utf8)
         JSONString.append(token, to: &output)
         output.append(contentsOf: #","expiresIn":"#.utf8)
         JSONNumber.append(expiresIn, to: &output)
+        if let expiresAt {
+            output.append(contentsOf: #","expiresAt":"#.utf8)
+            JSONNumber.append(expiresAt, to: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+}
+
+extension LiveKitConnectionDetails {
+    /// The body of a 201 answer of a LiveKit-shaped vendor: `{"server_url":…,"participant_token":…}`.
+    public func jsonBytes() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(48 + serverURL.utf8.count + participantToken.utf8.count)
+        output.append(contentsOf: #"{"server_url":"#.utf8)
+        JSONString.append(serverURL, to: &output)
+        output.append(contentsOf: #","participant_token":"#.utf8)
+        JSONString.append(participantToken, to: &output)
         output.append(UInt8(ascii: "}"))
         return output
     }

@@ -30,6 +30,18 @@ struct JSONRequestBody {
         object = parsed
     }
 
+    /// An optional body whose members the caller checks itself (`POST /vend/{vendor}`: the template's
+    /// parameters): empty reads as `{}`; otherwise `application/json` (415) and one strict JSON object (400).
+    static func object(_ request: HTTPRequest) throws(ServiceError) -> JSONObject {
+        if request.body.isEmpty { return JSONObject() }
+        guard isJSON(request.headers["Content-Type"]) else { throw .unsupportedMediaType }
+        do {
+            return try JSONParser.parseObject(request.body)
+        } catch {
+            throw invalidBody(error)
+        }
+    }
+
     /// The 400 for a body that is not one strict JSON object; one message for every parse failure.
     static func invalidBody(_ error: StrictJSONError) -> ServiceError {
         switch error {
