@@ -5,8 +5,9 @@ public import Foundation
 #endif
 
 /// Sends requests on behalf of a signed-in user: attaches credentials and deals with their renewal.
-/// ``AuthSession`` is the implementation; ``MossTokenProvider`` and ``StreamTokenProvider`` are generic over
-/// it so tests (and apps) can substitute their own.
+/// ``AuthSession`` is the implementation; the token providers (``MossTokenProvider``, ``StreamTokenProvider``,
+/// ``VendedTokenProvider``, ``BloomreachCustomerTokenProvider``) are generic over it so tests (and apps) can
+/// substitute their own.
 public protocol AuthenticatedTransport: Sendable {
     /// The API root that paths such as `auth/me` are resolved against.
     var baseURL: URL { get }
@@ -17,9 +18,9 @@ public protocol AuthenticatedTransport: Sendable {
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
 
     /// Who tokens vended through this transport belong to (for ``AuthSession``, the signed-in user's id), `nil`
-    /// when no one is signed in. ``MossTokenProvider`` and ``StreamTokenProvider`` drop their cached token when
-    /// it changes, so one user never gets another's token. `nil` by default: a transport that does not say
-    /// keeps its tokens until they near expiry or are invalidated.
+    /// when no one is signed in. The token providers drop their cached tokens when it changes, so one user never
+    /// gets another's token. `nil` by default: a transport that does not say keeps its tokens until they near
+    /// expiry or are invalidated.
     var tokenOwner: String? { get async }
 }
 

@@ -16,7 +16,7 @@ public final class MossTokenProvider<Session: AuthenticatedTransport>: Sendable 
     public let margin: TimeInterval
     private let path: String
     private let clock: @Sendable () -> Date
-    private let cache: TokenCache
+    private let cache: TokenCache<ExpiringToken>
 
     /// Creates a provider.
     /// - Parameters:

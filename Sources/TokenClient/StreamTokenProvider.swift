@@ -19,7 +19,7 @@ public final class StreamTokenProvider<Session: AuthenticatedTransport>: Sendabl
     public let margin: TimeInterval
     private let path: String
     let clock: @Sendable () -> Date
-    private let cache: TokenCache
+    private let cache: TokenCache<ExpiringToken>
 
     /// Creates a provider.
     /// - Parameters:

@@ -1,13 +1,22 @@
 import Foundation
 
-/// Caches one ``ExpiringToken`` until its `refreshAt` and coalesces concurrent fetches onto one task.
+/// A cached value that says when a cache stops serving it.
+protocol Refreshable: Sendable {
+    /// When the cache fetches a replacement instead of serving this value.
+    var refreshAt: Date { get }
+}
+
+extension ExpiringToken: Refreshable {}
+
+/// Caches one token (an ``ExpiringToken``, or a vended credential holding one) until its `refreshAt` and
+/// coalesces concurrent fetches onto one task.
 ///
 /// A fetch is an unstructured task: a caller that is cancelled does not cancel it for the others.
 /// A failed fetch is not cached; the next caller tries again.
-actor TokenCache {
+actor TokenCache<Value: Refreshable> {
     private let now: @Sendable () -> Date
-    private var cached: ExpiringToken?
-    private var inFlight: (id: UInt64, task: Task<ExpiringToken, any Error>)?
+    private var cached: Value?
+    private var inFlight: (id: UInt64, task: Task<Value, any Error>)?
     private var nextID: UInt64 = 0
     /// Whose token is cached (see ``token(owner:fetch:)``).
     private var owner: String?
@@ -20,8 +29,8 @@ actor TokenCache {
     /// - Parameter owner: who the token is for (the signed-in user); when it differs from the owner of the
     ///   cached token or of the fetch in flight, both are dropped, so one user never gets another's token.
     func token(
-        owner: String? = nil, fetch: @escaping @Sendable () async throws -> ExpiringToken
-    ) async throws -> ExpiringToken {
+        owner: String? = nil, fetch: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
         if owner != self.owner {
             invalidate()
             self.owner = owner
@@ -41,7 +50,7 @@ actor TokenCache {
     }
 
     /// The cached token, fresh or not, without fetching.
-    var current: ExpiringToken? { cached }
+    var current: Value? { cached }
 
     /// Drops the cached token and detaches any fetch in flight, so the next caller fetches anew.
     func invalidate() {

@@ -1,13 +1,15 @@
 /// Levenshtein distance over UTF-8 bytes, for "did you mean …?" on unknown members.
 enum EditDistance {
-    /// The candidate closest to `text` (the first on a tie); `nil` when `candidates` is empty.
+    /// The candidate closest to `text` ignoring case (the first on a tie); `nil` when none is near enough to be a
+    /// likely typo: more than a third of the name's bytes (and more than 2) would have to change.
     static func closest(to text: String, in candidates: [String]) -> String? {
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let distance = self.distance(text.lowercased(), candidate.lowercased())
             if distance < best?.distance ?? .max { best = (candidate, distance) }
         }
-        return best?.candidate
+        guard let best, best.distance <= max(2, text.utf8.count / 3) else { return nil }
+        return best.candidate
     }
 
     /// Insertions, deletions and substitutions of bytes that turn `left` into `right`.

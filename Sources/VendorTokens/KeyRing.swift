@@ -38,8 +38,7 @@ enum KeyRing {
             } catch .weakKey {
                 throw VendorTemplateError(
                     path: key.materialPath,
-                    reason: "secret shorter than \(minimum) bytes; \(algorithm.name) needs at least \(minimum) bytes"
-                        + " of UTF-8")
+                    reason: "shorter than \(minimum) bytes, the least \(algorithm.name) takes (counted as UTF-8)")
             } catch {
                 throw VendorTemplateError(
                     path: key.materialPath, reason: "unusable \(algorithm.name) secret (\(error))")

@@ -67,9 +67,7 @@ enum Placeholder: Sendable, Equatable {
         }
         let known = fixedNames.map(\.name) + ["param.<name>"]
         var reason = "unknown placeholder {{\(name)}}"
-        if let closest = EditDistance.closest(to: name, in: fixedNames.map(\.name)),
-            EditDistance.distance(name, closest) <= 3
-        {
+        if let closest = EditDistance.closest(to: name, in: fixedNames.map(\.name)) {
             reason += " (did you mean {{\(closest)}}?)"
         }
         throw VendorTemplateError(path: path, reason: reason + "; known: " + known.joined(separator: ", "))

@@ -56,9 +56,7 @@ public enum VendorConfiguration {
         }
         guard let preset = VendorPreset(rawValue: presetName) else {
             var reason = "unknown preset \"\(presetName)\"; known: \(names.joined(separator: ", "))"
-            if let closest = EditDistance.closest(to: presetName, in: names),
-                EditDistance.distance(presetName, closest) <= 3
-            {
+            if let closest = EditDistance.closest(to: presetName, in: names) {
                 reason =
                     "unknown preset \"\(presetName)\" (did you mean \(closest)?); known: \(names.joined(separator: ", "))"
             }

@@ -59,27 +59,32 @@ extension TemplateSpec {
     /// A preset's key: the single `kidMember` + `secretMember` pair, or `keys` + `activeKid`, or none at all
     /// (configured without keys). `checkKid` validates each `kid` (Twilio's `SK…` sids).
     mutating func readPresetKeys(
-        _ reader: MemberReader, kidMember: String?, secretMember: String,
+        _ reader: MemberReader, kidMember: String, secretMember: String,
         checkKid: (String, String) throws(VendorTemplateError) -> Void = { _, _ in }
     ) throws(VendorTemplateError) {
         if reader.has("keys") {
             if reader.has(secretMember) {
                 throw reader.fail(secretMember, "give either \(secretMember) or keys (with activeKid), not both")
             }
-            if let kidMember, reader.has(kidMember) {
+            if reader.has(kidMember) {
                 throw reader.fail(kidMember, "with keys, each key's kid is the \(kidMember); drop \(kidMember)")
             }
             try readKeys(reader)
         } else if let secret = try reader.string(secretMember) {
-            guard let kidMember else { throw reader.missing("keys") }
-            let kid = try reader.requiredString(kidMember)
+            guard let kid = try reader.string(kidMember) else {
+                throw reader.missing(kidMember, "the key id \(secretMember) belongs to")
+            }
             if reader.has("activeKid") {
                 throw reader.fail("activeKid", "only with keys; the one \(secretMember) is always active")
             }
-            keys = [KeySpec(kid: kid, kidPath: reader.child(kidMember), material: secret, materialPath: secretMember)]
+            keys = [
+                KeySpec(
+                    kid: kid, kidPath: reader.child(kidMember), material: secret,
+                    materialPath: reader.child(secretMember))
+            ]
         } else {
             // Configured without keys: every request is answered 503 until the secret is set.
-            if let kidMember { _ = try reader.string(kidMember) }
+            if let kid = try reader.string(kidMember) { try checkKid(kid, reader.child(kidMember)) }
             activeKid = try reader.string("activeKid")
             activeKidPath = reader.child("activeKid")
         }

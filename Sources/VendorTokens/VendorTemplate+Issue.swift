@@ -9,7 +9,8 @@ extension VendorTemplate {
     /// absent, is all of them. Nothing is signed when any check fails.
     ///
     /// - Parameters:
-    ///   - body: The request's JSON object; each member must be a declared parameter (`null` counts as absent).
+    ///   - body: The request's JSON object; each member must be a declared parameter; `null` is no parameter's
+    ///     value (`POST /stream-token` has always refused `"customerIds": null`): leave an optional one out.
     ///   - caller: Who asks, from the verified access token and the session.
     ///   - now: Unix seconds; `{{now}}`, and `{{exp}}` = `now + ttlSeconds`.
     /// - Returns: The token, its lifetime and the `kid` that signed it.
@@ -23,7 +24,9 @@ extension VendorTemplate {
             guard let index = parameters.firstIndex(where: { $0.name == member.name }) else {
                 throw .undeclaredParameter(member.name, reason: refusedMembers[member.name])
             }
-            guard member.value != .null else { continue }
+            guard member.value != .null else {
+                throw .invalidParameter(member.name, reason: "null is not a value; leave the member out instead")
+            }
             let parameter = parameters[index]
             if case .customerIDs = parameter.kind {
                 values[index] = try parameter.customerIDs(member.value, owned: caller.customerIDs)

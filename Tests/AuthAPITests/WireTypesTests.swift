@@ -47,6 +47,20 @@ struct WireTypesTests {
             ])
     }
 
+    @Test("a vended token carries expiresAt when the server sends it, decodes without it, and never prints the token")
+    func vendedTokenExpiresAt() throws {
+        let current = try JSONDecoder().decode(
+            VendedToken.self, from: Data(#"{"token":"t.k.n","expiresIn":600,"expiresAt":1800000600}"#.utf8))
+        #expect(current == VendedToken(token: "t.k.n", expiresIn: 600, expiresAt: 1_800_000_600))
+        let older = try JSONDecoder().decode(VendedToken.self, from: Data(#"{"token":"t.k.n","expiresIn":600}"#.utf8))
+        #expect(older.expiresAt == nil)
+        let json = try object(current)
+        #expect(Set(json.keys) == ["token", "expiresIn", "expiresAt"])
+        #expect((json["expiresAt"] as? NSNumber)?.int64Value == 1_800_000_600)
+        #expect(current.description == "VendedToken(<5 bytes>, expiresIn: 600, expiresAt: 1800000600)")
+        #expect(older.description == "VendedToken(<5 bytes>, expiresIn: 600)")
+    }
+
     @Test("session dates are ISO 8601 UTC strings and round-trip")
     func sessionDates() throws {
         let info = SessionInfo(

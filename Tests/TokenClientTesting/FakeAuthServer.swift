@@ -41,6 +41,11 @@ public final class FakeAuthServer: HTTPTransport {
         /// the RFC 6749 §5.2 shape.
         public var authorizationCode = "fake-code"
         public var authorizationCodeUsed = false
+        /// The vendors `POST /vend/<name>` knows; any other name is 404 `not_found`.
+        public var vendors: [String: FakeVendor] = [:]
+        public var vendIssued = 0
+        /// Sent as `Retry-After` (seconds) with every 429 and 503 answer; `nil` sends none.
+        public var retryAfter: Int?
     }
 
     public static let user = User(id: "u-1", email: email, role: "user", tenantId: nil)
@@ -90,7 +95,12 @@ public final class FakeAuthServer: HTTPTransport {
         }
         if let gate { await gate.pass() }
         let (status, body) = route(recorded)
-        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])
+        var headers: [String: String] = [:]
+        if status == 429 || status == 503, let seconds = state.withLock({ $0.retryAfter }) {
+            headers["Retry-After"] = String(seconds)
+        }
+        guard
+            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
         else { throw TokenClientError.invalidResponse }
         return (body, response)
     }
@@ -108,11 +118,12 @@ public final class FakeAuthServer: HTTPTransport {
             return (200, Self.json(me))
         case ("GET", "/moss-token"): return moss(request)
         case ("POST", "/stream-token"): return stream(request)
+        case ("POST", let path) where path.hasPrefix("/vend/"): return vend(request, vendor: String(path.dropFirst(6)))
         default: return Self.error(404, .notFound)
         }
     }
 
-    private func authorized(_ request: Recorded) -> Bool {
+    func authorized(_ request: Recorded) -> Bool {
         guard let header = request.authorization, header.hasPrefix("Bearer ") else { return false }
         let token = String(header.dropFirst("Bearer ".count))
         return state.withLock { !$0.rejectEveryAccessToken && $0.validAccess.contains(token) }

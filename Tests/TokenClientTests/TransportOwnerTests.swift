@@ -74,4 +74,29 @@ struct TransportOwnerTests {
         #expect(try await stream.token() != first)
         #expect(transport.fetches == 2)
     }
+
+    @Test("a vended-token provider over any transport drops its cached token when the transport's owner changes")
+    func vendedFollowsOwner() async throws {
+        let transport = OwnedTransport()
+        transport.signIn("user-a")
+        let chat = VendedTokenProvider(session: transport, vendor: "stream-chat")
+        let first = try await chat.token()
+        #expect(try await chat.token() == first)
+        transport.signIn("user-b")
+        #expect(try await chat.token() != first)
+        #expect(transport.fetches == 2)
+    }
+
+    @Test("a Bloomreach customer-token provider drops the token of every id set when the owner changes")
+    func customerTokensFollowOwner() async throws {
+        let transport = OwnedTransport()
+        transport.signIn("user-a")
+        let tokens = BloomreachCustomerTokenProvider(session: transport, vendor: "bloomreach-customer")
+        let ids = ["registered": "shared-id"]
+        let first = try await tokens.token(customerIds: ids)
+        #expect(try await tokens.token(customerIds: ids) == first)
+        transport.signIn("user-b")
+        #expect(try await tokens.token(customerIds: ids) != first)
+        #expect(transport.fetches == 2)
+    }
 }

@@ -9,7 +9,7 @@ extension VendorRequestError {
         case .undeclaredParameter(let name, nil):
             .invalidRequest("Unexpected member \"\(JSONRequestBody.printable(name))\".")
         case .missingParameter(let name): .invalidRequest("Missing member \"\(name)\".")
-        case .invalidParameter(let name, let reason): .invalidRequest("\"\(name)\" \(reason).")
+        case .invalidParameter(let name, let reason): .invalidRequest("\"\(name)\": \(reason).")
         case .notPermitted: .insufficientScope
         case .unavailable: .unavailable("This vendor is configured without keys.", retryAfter: 3600)
         }

@@ -1,0 +1,50 @@
+import Dispatch
+public import Foundation
+import Synchronization
+
+/// The synchronous accessor for the Bloomreach SDK's `AuthorizationProviderType.getAuthorizationToken()`.
+extension BloomreachCustomerTokenProvider {
+    /// The customer token for `customerIds`, waiting for it on the calling thread for at most `timeout` seconds;
+    /// `nil` on failure, on timeout, or when called where it must not wait.
+    ///
+    /// Made for `getAuthorizationToken()`, which the Bloomreach SDK calls on a background thread for each
+    /// customer-token request and lets block (a `nil` fails that request):
+    ///
+    /// ```swift
+    /// @objc(ExponeaAuthProvider)  // the SDK instantiates the class by this name
+    /// final class CustomerTokenAuthProvider: NSObject, AuthorizationProviderType {
+    ///     func getAuthorizationToken() -> String? {
+    ///         // AppServices: the app's own holder of the provider and of the ids given to identifyCustomer.
+    ///         AppServices.shared.customerTokens.blockingToken(customerIds: AppServices.shared.customerIds)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The wait cannot deadlock: the token is fetched by a task on Swift's cooperative pool while this thread
+    /// waits, so this refuses (returns `nil` at once, without a request) when the calling thread could be one the
+    /// task needs: inside a Swift task (an async function, an actor, the cooperative pool) or on the main thread,
+    /// which also must not stall for a network request. A fresh cached token still takes one task hop. On
+    /// timeout the fetch carries on and caches its token for the next call; call ``token(customerIds:)`` ahead
+    /// of time (after sign-in, after `identifyCustomer`) so that the SDK's calls find one cached.
+    /// - Parameters:
+    ///   - customerIds: the ids the token is for, as in ``token(customerIds:)``.
+    ///   - timeout: the longest wait in seconds; 10 by default.
+    /// - Returns: the raw token (the SDK adds `Bearer `), or `nil`; the async methods tell why a fetch failed.
+    public func blockingToken(customerIds: [String: String], timeout: TimeInterval = 10) -> String? {
+        guard !Thread.isMainThread, !withUnsafeCurrentTask(body: { $0 != nil }) else { return nil }
+        let result = BlockingResult()
+        Task {
+            let token = try? await self.token(customerIds: customerIds)
+            result.value.withLock { $0 = token }
+            result.done.signal()
+        }
+        guard result.done.wait(timeout: .now() + max(timeout, 0)) == .success else { return nil }
+        return result.value.withLock { $0 }
+    }
+}
+
+/// The token a blocked thread waits for, and the semaphore the fetching task signals.
+private final class BlockingResult: Sendable {
+    let value = Mutex<String?>(nil)
+    let done = DispatchSemaphore(value: 0)
+}
