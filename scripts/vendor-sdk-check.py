@@ -231,8 +231,10 @@ def livekit_checks(server, bearer, user_id):
     if status != 201 or not isinstance(body, dict) or set(body) != {"server_url", "participant_token"}:
         report(False, f"LiveKit: POST /vend/video answers 201 {{server_url, participant_token}} (got {status} {body})")
         return
-    report(body["server_url"] == LIVEKIT_URL,
-           f"LiveKit: POST /vend/video answers 201 {{server_url, participant_token}}, server_url {body['server_url']}")
+    cache_control = headers.get("Cache-Control") or ""
+    report(body["server_url"] == LIVEKIT_URL and "no-store" in cache_control,
+           f"LiveKit: POST /vend/video answers 201 {{server_url, participant_token}}, server_url {body['server_url']}, "
+           f"Cache-Control {cache_control!r}")
     token = body["participant_token"]
 
     def verified():
