@@ -42,7 +42,8 @@ POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|ClientAddr
 
 # Lint, then every Swift test, then the checks that need the built binary: the OpenAPI document against the
 # running server (a scripted session, then schemathesis with every check; `make test SCHEMATHESIS_SEEDS="1 2 3"`
-# for more seeds), JWT interoperability with PyJWT, and the browser sign-in in headless Chromium (Selenium, an
+# for more seeds), JWT interoperability with PyJWT, vended tokens checked by the vendors' own SDKs (livekit-api,
+# stream-chat, twilio), and the browser sign-in in headless Chromium (Selenium, an
 # Authlib provider). Tests run one at a time: several block their thread on
 # purpose (child processes killed with SIGKILL, semaphores that hold the SQLite writer, concurrentPerform races),
 # and on a 2-core machine Swift's cooperative pool has two threads, so in parallel they could starve the
@@ -55,6 +56,7 @@ test: deps lint lint-container
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" python3 scripts/check-openapi.py
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/jose-interop.sh
+	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/vendor-sdk-check.sh
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/browser-signin.sh
 
 bench: deps
