@@ -17,18 +17,45 @@ import Testing
     @Test(
         "a bad entry stops startup with one line naming the member and the layer",
         arguments: [
-            (#"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecrett": "x"}}"#, "vendors.chat.apiSecrett", "unknown"),
+            (
+                #"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecrett": "x"}}"#, "vendors.chat.apiSecrett",
+                "unknown"
+            ),
             (#"{"chat": {"preset": "slack", "apiKey": "k"}}"#, "vendors.chat.preset", "stream-chat"),
-            (#"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecret": "short"}}"#, "vendors.chat.apiSecret", "32 bytes"),
-            (#"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecret": "S", "ttlSeconds": 90000}}"#, "vendors.chat.ttlSeconds", "86400"),
-            (#"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecret": "S", "claims": {}}}"#, "vendors.chat.claims", "preset"),
-            (#"{"t": {"alg": "HS256", "keys": [{"kid": "k", "secret": "S"}], "claims": {"sub": "{{user.name}}", "exp": "{{exp}}"}}}"#, "vendors.t.claims.sub", "user.name"),
-            (#"{"t": {"alg": "HS256", "keys": [{"kid": "k", "secret": "S"}], "claims": {"sub": "user-{{user.id}}", "exp": "{{exp}}"}}}"#, "vendors.t.claims.sub", "whole"),
-            (#"{"t": {"alg": "HS256", "keys": [{"kid": "k", "secret": "S"}], "claims": {"sub": "{{user.id}}"}}}"#, "vendors.t.claims.exp", "missing"),
-            (#"{"t": {"alg": "HS256", "keys": [{"kid": "k", "secret": "S"}], "claims": {"r": "{{param.room}}", "exp": "{{exp}}"}}}"#, "vendors.t.claims.r", "room"),
+            (
+                #"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecret": "short"}}"#, "vendors.chat.apiSecret",
+                "32 bytes"
+            ),
+            (
+                #"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecret": "S", "ttlSeconds": 90000}}"#,
+                "vendors.chat.ttlSeconds", "86400"
+            ),
+            (
+                #"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecret": "S", "claims": {}}}"#,
+                "vendors.chat.claims", "preset"
+            ),
+            (
+                #"{"t": {"alg": "HS256", "keys": [{"kid": "k", "secret": "S"}], "claims": {"sub": "{{user.name}}", "exp": "{{exp}}"}}}"#,
+                "vendors.t.claims.sub", "user.name"
+            ),
+            (
+                #"{"t": {"alg": "HS256", "keys": [{"kid": "k", "secret": "S"}], "claims": {"sub": "user-{{user.id}}", "exp": "{{exp}}"}}}"#,
+                "vendors.t.claims.sub", "whole"
+            ),
+            (
+                #"{"t": {"alg": "HS256", "keys": [{"kid": "k", "secret": "S"}], "claims": {"sub": "{{user.id}}"}}}"#,
+                "vendors.t.claims.exp", "missing"
+            ),
+            (
+                #"{"t": {"alg": "HS256", "keys": [{"kid": "k", "secret": "S"}], "claims": {"r": "{{param.room}}", "exp": "{{exp}}"}}}"#,
+                "vendors.t.claims.r", "room"
+            ),
             (#"{"t": {"alg": "none", "keys": [], "claims": {"exp": "{{exp}}"}}}"#, "vendors.t.alg", "HS256"),
             (#"{"v": {"preset": "livekit", "apiKey": "k", "apiSecret": "S"}}"#, "vendors.v.serverURL", "missing"),
-            (#"{"m": {"preset": "moss", "projectId": "p", "projectKey": "k", "authURL": "http://moss.example/token"}}"#, "vendors.m.authURL", "https"),
+            (
+                #"{"m": {"preset": "moss", "projectId": "p", "projectKey": "k", "authURL": "http://moss.example/token"}}"#,
+                "vendors.m.authURL", "https"
+            ),
             (#"{"Chat!": {"preset": "stream-chat", "apiKey": "k"}}"#, "vendors", "vendor name"),
             (#"{"chat": "stream-chat"}"#, "vendors.chat", "expected an object"),
         ])
@@ -60,7 +87,8 @@ import Testing
         let error = try #require(fixture.error(environment: ["TOKENVEND_VENDORS": missing])).description
         #expect(error.hasPrefix("vendors.chat"), "\(error)")
         #expect(error.contains("\(path).gone") && error.contains("no such file"), "\(error)")
-        let both = #"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecret": "\#(Self.secret)", "apiSecretFile": "\#(path)"}}"#
+        let both =
+            #"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecret": "\#(Self.secret)", "apiSecretFile": "\#(path)"}}"#
         let twice = try #require(fixture.error(environment: ["TOKENVEND_VENDORS": both])).description
         #expect(twice.hasPrefix("vendors.chat.apiSecret"), "\(twice)")
         #expect(!twice.contains(Self.secret))
@@ -90,8 +118,9 @@ import Testing
                 #""v\#(index)": {"preset": "livekit", "apiKey": "k\#(index)", "apiSecret": "\#(Self.secret)", "#
                     + #""serverURL": "wss://lk\#(index).example.com"}"#)
         }
-        let vendors = try fixture.resolve(environment: ["TOKENVEND_VENDORS": "{" + entries.joined(separator: ",") + "}"])
-            .vendors
+        let vendors = try fixture.resolve(environment: ["TOKENVEND_VENDORS": "{" + entries.joined(separator: ",") + "}"]
+        )
+        .vendors
         #expect(vendors.count == 51)
         #expect(vendors.first?.name == "later")
     }

@@ -27,11 +27,14 @@ extension Components {
                         metadata: ["vendor": "\(vendor.name)"])
                 }
             case .moss(let moss):
-                guard let url = MossConfiguration.parseAuthURL(moss.authURL ?? MossConfiguration.defaultAuthURL.absoluteString)
+                guard
+                    let url = MossConfiguration.parseAuthURL(
+                        moss.authURL ?? MossConfiguration.defaultAuthURL.absoluteString)
                 else {
                     throw .invalidValue(key: "vendors.\(vendor.name).authURL", source: "", reason: "not an https URL")
                 }
-                let configuration = MossConfiguration(projectId: moss.projectId, projectKey: moss.projectKey, authURL: url)
+                let configuration = MossConfiguration(
+                    projectId: moss.projectId, projectKey: moss.projectKey, authURL: url)
                 source = .moss(
                     MossTokenCache(
                         upstream: MossHTTPUpstream(configuration: configuration), refreshAhead: .seconds(120),
@@ -43,7 +46,8 @@ extension Components {
     }
 
     /// `POST /stream-token`'s template: the `bloomreach-stream` preset over `stream.*`; nil without stream keys.
-    static func streamTemplate(_ stream: TokenServiceConfiguration.Stream) throws(ConfigurationError) -> VendorTemplate? {
+    static func streamTemplate(_ stream: TokenServiceConfiguration.Stream) throws(ConfigurationError) -> VendorTemplate?
+    {
         guard let active = stream.activeKey else { return nil }
         let keys = stream.keys.map { key in
             JSONValue.object(["kid": .string(key.kid), "secret": .string(key.secret.value)])

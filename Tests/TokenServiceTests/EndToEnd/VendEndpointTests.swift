@@ -13,7 +13,9 @@ struct VendEndpointTests {
     static let videoSecret = "video-secret-video-secret-video-secret-01"
     static let twilioSecret = "twilio-secret-twilio-secret-twilio-0001"
     static let engagementSecret = "engagement-secret-engagement-secret-0001"
-    static let customSecrets = ("custom-one-custom-one-custom-one-custom-01", "custom-two-custom-two-custom-two-custom-02")
+    static let customSecrets = (
+        "custom-one-custom-one-custom-one-custom-01", "custom-two-custom-two-custom-two-custom-02"
+    )
     static let accountSid = "AC" + String(repeating: "0123456789abcdef", count: 2)
     static let apiKeySid = "SK" + String(repeating: "fedcba9876543210", count: 2)
 
@@ -55,7 +57,9 @@ struct VendEndpointTests {
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
-    @Test("stream-chat: 200 {token, expiresIn, expiresAt}, no-store, user_id/iat/exp of the caller, HS256 with the API secret")
+    @Test(
+        "stream-chat: 200 {token, expiresIn, expiresAt}, no-store, user_id/iat/exp of the caller, HS256 with the API secret"
+    )
     func streamChat() async throws {
         try await Self.withVendServer { server in
             let user = try await server.signUp()
@@ -133,17 +137,19 @@ struct VendEndpointTests {
         }
     }
 
-    @Test("a body the vendor does not declare, or breaks a rule of, is 400 naming the member", arguments: [
-        ("video", #"{"room_name":"lobby-1","participant_identity":"someone-else"}"#, "participant_identity"),
-        ("video", #"{"participant_name":"Ada"}"#, "room_name"),
-        ("video", #"{"room_name":"lobby 1"}"#, "room_name"),
-        ("video", #"{"room_name":42}"#, "room_name"),
-        ("video", #"{"room_name":null}"#, "room_name"),
-        ("chat", #"{"user_id":"someone-else"}"#, "user_id"),
-        ("custom", #"{"level":4}"#, "level"),
-        ("custom", #"{"level":"2"}"#, "level"),
-        ("engagement", #"{"customerIds":{"registered":7}}"#, "customerIds"),
-    ])
+    @Test(
+        "a body the vendor does not declare, or breaks a rule of, is 400 naming the member",
+        arguments: [
+            ("video", #"{"room_name":"lobby-1","participant_identity":"someone-else"}"#, "participant_identity"),
+            ("video", #"{"participant_name":"Ada"}"#, "room_name"),
+            ("video", #"{"room_name":"lobby 1"}"#, "room_name"),
+            ("video", #"{"room_name":42}"#, "room_name"),
+            ("video", #"{"room_name":null}"#, "room_name"),
+            ("chat", #"{"user_id":"someone-else"}"#, "user_id"),
+            ("custom", #"{"level":4}"#, "level"),
+            ("custom", #"{"level":"2"}"#, "level"),
+            ("engagement", #"{"customerIds":{"registered":7}}"#, "customerIds"),
+        ])
     func parameterRules(vendor: String, body: String, member: String) async throws {
         try await Self.withVendServer { server in
             let user = try await server.signUp()
