@@ -1,8 +1,20 @@
 extension ConfigurationKey {
-    /// The key whose environment variable name is closest to `name` (Levenshtein distance; the first in table
-    /// order on a tie), for "did you mean …?" in ``ConfigurationError/unknownEnvironmentVariable(_:suggestion:)``.
+    /// The key whose environment variable name is closest to `name`, for "did you mean …?" in
+    /// ``ConfigurationError/unknownEnvironmentVariable(_:suggestion:)``: the Levenshtein distance to the whole name,
+    /// or, when smaller, from the part after `TOKENVEND_` to the variable name of the key's last path component, so
+    /// that a name without its section (`TOKENVEND_PORT`, `TOKENVEND_MAX_BODY_BYTES`) finds its key rather than a
+    /// short top-level one (`TOKENVEND_VENDORS`). The first in table order on a tie.
     static func closest(toEnvironmentName name: String, in keys: [ConfigurationKey]) -> ConfigurationKey? {
-        closest(to: name, in: keys, by: \.environmentName)
+        let prefix = "TOKENVEND_"
+        let tail = name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+        var best: (key: ConfigurationKey, distance: Int)?
+        for key in keys {
+            let last = key.path.split(separator: ".").last.map(String.init) ?? key.path
+            let lastName = String(environmentName(for: last).dropFirst(prefix.count))
+            let distance = min(editDistance(name, key.environmentName), editDistance(tail, lastName))
+            if distance < best?.distance ?? .max { best = (key, distance) }
+        }
+        return best?.key
     }
 
     /// The key whose path is closest to `path` ignoring case (`server.prot` → `server.port`).
