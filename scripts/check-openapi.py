@@ -127,6 +127,17 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 OPENER = urllib.request.build_opener(NoRedirect)
 
 
+# One vendor per answer shape and refusal of POST /vend/{vendor}; "later" has no secret (503).
+VENDOR_SECRET = "openapi-vendor-secret-openapi-vendor-secret"
+VENDORS = {
+    "chat": {"preset": "stream-chat", "apiKey": "openapi", "apiSecret": VENDOR_SECRET},
+    "video": {"preset": "livekit", "apiKey": "openapi", "apiSecret": VENDOR_SECRET,
+              "serverURL": "wss://video.example.com"},
+    "engagement": {"preset": "bloomreach-customer", "keyId": "openapi", "secret": VENDOR_SECRET},
+    "later": {"preset": "stream-chat", "apiKey": "later"},
+}
+
+
 class Checker:
     def __init__(self, spec, port):
         self.spec = spec
@@ -259,6 +270,15 @@ def scenario(check):
     check.call("POST", "/stream-token", headers=bearer, body={"customerIds": 1}, expect=400)
     check.call("GET", "/moss-token", headers=bearer, expect=200)
     check.call("GET", "/moss-token", expect=401)
+    check.call("POST", "/vend/{vendor}", path="/vend/chat", headers=bearer, expect=200)
+    check.call("POST", "/vend/{vendor}", path="/vend/video", headers=bearer, body={"room_name": "lobby-1"},
+               expect=201)
+    check.call("POST", "/vend/{vendor}", path="/vend/video", headers=bearer, body={"room": "lobby-1"}, expect=400)
+    check.call("POST", "/vend/{vendor}", path="/vend/engagement", headers=bearer,
+               body={"customerIds": {"registered": "x@example.com"}}, expect=403)
+    check.call("POST", "/vend/{vendor}", path="/vend/nobody", headers=bearer, expect=404)
+    check.call("POST", "/vend/{vendor}", path="/vend/later", headers=bearer, expect=503)
+    check.call("POST", "/vend/{vendor}", path="/vend/chat", expect=401)
     _, data = check.call("POST", "/auth/refresh", body={"refreshToken": tokens["refreshToken"]}, expect=200)
     check.call("POST", "/auth/refresh", body={"refreshToken": "garbage"}, expect=401)
     bearer = {"Authorization": f"Bearer {json_body(data)['accessToken']}"}
@@ -301,6 +321,7 @@ def main():
             "TOKENVEND_MOSS_PROJECT_ID": "openapi", "TOKENVEND_MOSS_PROJECT_KEY": "openapi-project-key",
             "TOKENVEND_MOSS_AUTH_URL": f"http://127.0.0.1:{moss.server_address[1]}/identity/auth/token",
             "TOKENVEND_IDENTITY_PROVIDERS": json.dumps(providers),
+            "TOKENVEND_VENDORS": json.dumps(VENDORS),
             "TOKENVEND_SERVER_PUBLIC_URL": f"http://127.0.0.1:{port}",
         })
         log = open(os.path.join(directory, "server.log"), "w")
