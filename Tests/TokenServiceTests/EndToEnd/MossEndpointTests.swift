@@ -37,6 +37,37 @@ struct MossEndpointTests {
         }
     }
 
+    @Test("a moss-preset vendor at POST /vend/{vendor} fetches and caches like /moss-token, with expiresAt")
+    func mossPresetVendor() async throws {
+        try await withFakeUpstream(always: .init(status: 200, body: #"{"token":"moss-vend","expiresIn":3600}"#)) {
+            upstream in
+            let vendors =
+                #"{"search": {"preset": "moss", "projectId": "project-2", "projectKey": "\#(Self.projectKey)", "#
+                + #""authURL": "\#(upstream.url.absoluteString)"}}"#
+            try await withTestServer(environment: ["TOKENVEND_VENDORS": vendors]) { server in
+                let user = try await server.signUp()
+                for _ in 0..<3 {
+                    let response = try await server.request("POST", "/vend/search", headers: user.bearer)
+                    #expect(response.status == 200)
+                    #expect(response.headers["cache-control"] == "no-store")
+                    let body = try response.object()
+                    #expect(body["token"] as? String == "moss-vend")
+                    let expiresIn = try #require(body["expiresIn"] as? Int)
+                    let expiresAt = try #require(body["expiresAt"] as? Int)
+                    #expect(abs(expiresAt - Int(Date().timeIntervalSince1970) - expiresIn) <= 2)
+                }
+                #expect(upstream.requests.count == 1)
+                let sent = try #require(upstream.requests.first)
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(sent.body)) as? [String: String])
+                #expect(json == ["projectId": "project-2", "projectKey": Self.projectKey])
+                #expect(server.server.metrics.vendedTokens(vendor: "search").value() == 3)
+                #expect(!server.logs().contains(Self.projectKey))
+                let anonymous = try await server.request("POST", "/vend/search")
+                #expect(anonymous.status == 401)
+            }
+        }
+    }
+
     @Test("100 concurrent callers at a cold start cause exactly one upstream call")
     func coalescesColdStart() async throws {
         let answer = FakeUpstream.Answer(
