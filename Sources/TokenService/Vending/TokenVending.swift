@@ -28,14 +28,14 @@ struct TokenVending: Sendable {
     ///
     /// The caller is authenticated first, so an unknown vendor is 404 only to a signed-in caller.
     func vend(_ request: HTTPRequest, _ context: RequestContext) throws -> HandlerResult {
-        let name = request.parameters["vendor"] ?? ""
-        switch vendors[name]?.source {
-        case .signed(let template)?:
-            return try issue(template, request, context, kind: .vendor, counter: vendors[name]?.issued)
-        case .moss(let cache)?:
-            return try mossToken(cache, request, context, counter: vendors[name]?.issued)
-        case nil:
+        guard let vendor = vendors[request.parameters["vendor"] ?? ""] else {
             return try whenAuthenticated(request, context) { _ in throw ServiceError.notFound }
+        }
+        switch vendor.source {
+        case .signed(let template):
+            return try issue(template, request, context, kind: .vendor, counter: vendor.issued)
+        case .moss(let cache):
+            return try mossToken(cache, request, context, counter: vendor.issued)
         }
     }
 
