@@ -12,6 +12,9 @@ public enum TokenClientError: Error, Sendable, Equatable {
     case invalidResponse
     /// The token store could not load, save or clear; the text describes why.
     case storage(String)
+    /// The token store cannot be read now (the Keychain before the first unlock after a restart): the session is
+    /// ``SessionState/locked``, not signed out.
+    case storageLocked
 
     /// The API error code when this is a server error with a body.
     public var code: ErrorCode? {

@@ -54,6 +54,8 @@ struct FailureReport: Equatable {
             return "the server's answer could not be understood"
         case .storage(let text):
             return "session file: " + sanitized(text)
+        case .storageLocked:
+            return "session file: cannot be read now (locked); try again"
         }
     }
 

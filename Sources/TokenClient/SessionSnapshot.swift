@@ -1,0 +1,27 @@
+public import AuthAPI
+public import Foundation
+
+/// The session as it is at one instant, readable synchronously from any thread through
+/// ``AuthSession/snapshot``: for APIs that cannot `await` (Moya's `AccessTokenPlugin`, Bloomreach's
+/// `getAuthorizationToken()`).
+///
+/// The access token may have expired: check ``accessTokenExpiresAt`` or use ``AuthSession/accessToken()`` where
+/// awaiting is possible.
+public struct SessionSnapshot: Sendable, Equatable {
+    /// The state.
+    public var state: SessionState
+    /// The access token, when signed in (and the store could be read).
+    public var accessToken: String?
+    /// When the access token stops being usable, when known.
+    public var accessTokenExpiresAt: Date?
+    /// The signed-in user, when known.
+    public var user: User?
+
+    /// Creates a snapshot.
+    public init(state: SessionState, accessToken: String? = nil, accessTokenExpiresAt: Date? = nil, user: User? = nil) {
+        self.state = state
+        self.accessToken = accessToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.user = user
+    }
+}
