@@ -30,7 +30,7 @@ public struct FileTokenStore: TokenStore {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
             let data = try Data(contentsOf: url)
-            return try Self.decoder.decode(StoredTokens.self, from: data)
+            return try StoredTokens(storageJSON: data)
         } catch {
             throw TokenClientError.storage("cannot read token file \(url.path): \(type(of: error))")
         }
@@ -41,7 +41,7 @@ public struct FileTokenStore: TokenStore {
     public func save(_ tokens: StoredTokens) throws {
         let data: Data
         do {
-            data = try Self.encoder.encode(tokens)
+            data = try tokens.storageJSON()
         } catch {
             throw TokenClientError.storage("cannot encode tokens")
         }
@@ -67,18 +67,5 @@ public struct FileTokenStore: TokenStore {
         case .rename: "cannot rename token file into \(target): errno \(error.code)"
         default: "cannot write \(error.path): errno \(error.code)"
         }
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
-
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
     }
 }
