@@ -13,15 +13,23 @@ import PrivateFiles
 ///
 /// Each save writes a fresh temporary file beside the target, created with
 /// `open(O_CREAT | O_EXCL | O_NOFOLLOW, 0600)` so it is never readable by others even for an instant,
-/// fsyncs it, then renames it over the target, so a crash leaves either the old or the new tokens
-/// (``PrivateFile/writeAtomically(_:to:)``). The folder must exist. On Apple platforms prefer a Keychain-backed store.
+/// fsyncs it, renames it over the target, then fsyncs the folder so the rename itself survives a crash
+/// (``PrivateFile/writeAtomically(_:to:)``): a crash leaves either the old or the new tokens. The folder must exist.
+///
+/// Processes sharing the file (an app and its extension, the command line) take ``lock()``, a `flock(2)` on
+/// `<file>.lock` beside it, around a refresh. The lock file stays when the tokens are cleared. On Apple platforms
+/// prefer ``KeychainTokenStore``.
 public struct FileTokenStore: TokenStore {
     /// The JSON file.
     public let url: URL
+    /// How long ``lock()`` waits for another holder of the lock before it gives up, in seconds.
+    public let lockTimeout: TimeInterval
 
-    /// Creates a store for the file at `url` (created on the first save).
-    public init(url: URL) {
+    /// Creates a store for the file at `url` (created on the first save) whose ``lock()`` waits up to
+    /// `lockTimeout` seconds.
+    public init(url: URL, lockTimeout: TimeInterval = 10) {
         self.url = url
+        self.lockTimeout = lockTimeout
     }
 
     /// Reads the file; `nil` when it does not exist.
