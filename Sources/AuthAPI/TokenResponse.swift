@@ -12,6 +12,11 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var tokenType: String?
     /// Lifetime of the access token in seconds, counted from the response.
     public var expiresIn: Int
+    /// When the access token expires (its `exp`), in Unix seconds; `nil` from servers that do not send it.
+    public var expiresAt: Int64?
+    /// When the refresh token stops working (the session's sliding or absolute limit, whichever comes first), in
+    /// Unix seconds; `nil` from servers that do not send it.
+    public var refreshExpiresAt: Int64?
     /// The signed-in account.
     public var user: User
     /// `POST /auth/idtoken` only: true when this sign-in created the account, false when it signed in (or linked)
@@ -24,6 +29,8 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         refreshToken: String? = nil,
         tokenType: String? = nil,
         expiresIn: Int,
+        expiresAt: Int64? = nil,
+        refreshExpiresAt: Int64? = nil,
         user: User,
         created: Bool? = nil
     ) {
@@ -31,17 +38,24 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         self.refreshToken = refreshToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
+        self.expiresAt = expiresAt
+        self.refreshExpiresAt = refreshExpiresAt
         self.user = user
         self.created = created
     }
 
     /// A bearer-mode answer with `tokenType` `"Bearer"`.
-    public static func bearer(accessToken: String, refreshToken: String, expiresIn: Int, user: User) -> Self {
+    public static func bearer(
+        accessToken: String, refreshToken: String, expiresIn: Int, expiresAt: Int64? = nil,
+        refreshExpiresAt: Int64? = nil, user: User
+    ) -> Self {
         Self(
             accessToken: accessToken,
             refreshToken: refreshToken,
             tokenType: "Bearer",
             expiresIn: expiresIn,
+            expiresAt: expiresAt,
+            refreshExpiresAt: refreshExpiresAt,
             user: user
         )
     }
