@@ -11,17 +11,24 @@ import TokenServiceTesting
 struct SharedStoreEndToEndTests {
     static let environment = ["TOKENVEND_RATE_LIMIT_REQUESTS_PER_ADDRESS_PER_MINUTE": "1000"]
 
-    /// A session on `live` that wants to refresh whenever it is asked for a token (the leeway exceeds the access
-    /// token's lifetime).
-    static func eagerSession(_ live: TestServer, store: any TokenStore, clock: TestClock) -> AuthSession {
+    /// How the two sessions come to want a refresh.
+    enum Expiry {
+        /// The clock (the server's too) moves past the access token's lifetime.
+        case clock
+        /// A leeway longer than the access token's lifetime: a session wants to refresh whenever it needs a token.
+        case leeway
+    }
+
+    /// A session on `live` and `store`.
+    static func session(_ live: TestServer, store: any TokenStore, clock: TestClock, expiry: Expiry) -> AuthSession {
         AuthSession(
-            baseURL: live.baseURL, transport: TestServer.transport, store: store, refreshLeeway: 10_000,
-            now: clock.closure)
+            baseURL: live.baseURL, transport: TestServer.transport, store: store,
+            refreshLeeway: expiry == .leeway ? 10_000 : 30, now: clock.closure)
     }
 
     /// Two sessions on two `FileTokenStore`s for one file (two processes), both holding an access token they
     /// want to refresh, call `/auth/me` at once.
-    static func twoProcessesRefresh(grace: String) async throws {
+    static func twoProcessesRefresh(grace: String, expiry: Expiry) async throws {
         let clock = TestClock()
         var environment = Self.environment
         environment["TOKENVEND_REFRESH_TOKEN_REUSE_GRACE_SECONDS"] = grace
@@ -34,8 +41,9 @@ struct SharedStoreEndToEndTests {
             let signedIn = try #require(try FileTokenStore(url: file).load())
             let issuedBefore = live.refreshTokensIssued
 
-            let app = eagerSession(live, store: FileTokenStore(url: file), clock: clock)
-            let widget = eagerSession(live, store: FileTokenStore(url: file), clock: clock)
+            let app = session(live, store: FileTokenStore(url: file), clock: clock, expiry: expiry)
+            let widget = session(live, store: FileTokenStore(url: file), clock: clock, expiry: expiry)
+            if expiry == .clock { clock.advance(by: 901) }
             async let appMe = app.me()
             async let widgetMe = widget.me()
             let (appAnswer, widgetAnswer) = try await (appMe, widgetMe)
@@ -52,8 +60,9 @@ struct SharedStoreEndToEndTests {
             #expect(app.snapshot.accessToken == shared.accessToken)
             #expect(widget.snapshot.accessToken == shared.accessToken)
             // The pair both ended with is live on the server: the session was not revoked.
-            _ = try await app.me()
-            _ = try await widget.me()
+            #expect(try await live.rawStatus("GET", "auth/me", bearer: shared.accessToken).status == 200)
+            #expect(try await app.me().sub == appAnswer.sub)
+            #expect(try await widget.me().sub == appAnswer.sub)
             #expect(live.refreshesRefused == 0)
             #expect(live.reuseDetected == 0)
         }
@@ -61,12 +70,19 @@ struct SharedStoreEndToEndTests {
 
     @Test("two sessions on one FileTokenStore with an expired token: one refresh in all, both keep the same pair")
     func twoProcessesOneRefresh() async throws {
-        try await Self.twoProcessesRefresh(grace: "10")
+        try await Self.twoProcessesRefresh(grace: "10", expiry: .clock)
     }
 
     @Test("the same with the server's reuse grace at 0: no refresh token is ever replayed")
     func twoProcessesNoReplay() async throws {
-        try await Self.twoProcessesRefresh(grace: "0")
+        try await Self.twoProcessesRefresh(grace: "0", expiry: .clock)
+    }
+
+    @Test(
+        "two sessions whose leeway exceeds the token's lifetime: the second adopts the pair the first wrote, one refresh",
+        arguments: ["10", "0"])
+    func twoProcessesLongLeeway(grace: String) async throws {
+        try await Self.twoProcessesRefresh(grace: grace, expiry: .leeway)
     }
 
     @Test("200 requests from 20 tasks with an expired access token: one refresh, all 200 succeed")
@@ -100,8 +116,9 @@ struct SharedStoreEndToEndTests {
         try await withTestServer(environment: Self.environment, now: clock.closure) { live in
             let sessions = [live.session(now: clock.closure), live.session(now: clock.closure)]
             for session in sessions { try await live.signUp(session) }
-            var users: [String] = []
-            for session in sessions { users.append(try await session.me().sub) }
+            var subjects: [String] = []
+            for session in sessions { subjects.append(try await session.me().sub) }
+            let users = subjects
             #expect(Set(users).count == 2)
             clock.advance(by: 901)
 

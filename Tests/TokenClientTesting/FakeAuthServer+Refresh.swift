@@ -63,9 +63,15 @@ extension FakeAuthServer {
         return Self.error(401, .invalidGrant)
     }
 
-    /// A bearer answer for a pair, with its expiry times.
+    /// A bearer answer for a pair, with its expiry times: `expiresAt` = now + `expiresIn`, `refreshExpiresAt` =
+    /// now + ``State/refreshExpiresIn`` (Unix seconds on the fake's clock).
     static func pair(access: String, refresh: String, user: User, state: State, now: Date) -> TokenResponse {
-        .bearer(accessToken: access, refreshToken: refresh, expiresIn: state.accessExpiresIn, user: user)
+        let seconds = Int64(now.timeIntervalSince1970)
+        return .bearer(
+            accessToken: access, refreshToken: refresh, expiresIn: state.accessExpiresIn,
+            expiresAt: seconds + Int64(state.accessExpiresIn),
+            refreshExpiresAt: seconds + Int64(state.refreshExpiresIn),
+            user: user)
     }
 }
 

@@ -4,6 +4,10 @@ import Testing
 import TokenClient
 import TokenClientTesting
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A store that cannot be read (the Keychain before the first unlock) is not "signed out", and a save that fails
 /// is retried.
 @Suite("Locked store", .timeLimit(.minutes(1)))

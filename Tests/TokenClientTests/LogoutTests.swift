@@ -4,6 +4,10 @@ import Testing
 import TokenClient
 import TokenClientTesting
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Logout never hangs: not on a refresh in flight, not on a server that cannot be reached; a failed "sign out
 /// everywhere" is kept and sent again.
 @Suite("Logout", .timeLimit(.minutes(1)))

@@ -4,6 +4,10 @@ import Testing
 import TokenClient
 import TokenClientTesting
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// The bearer goes only to `baseURL`'s origin and trusted hosts; requests elsewhere are sent unchanged and never
 /// retried.
 @Suite("Bearer origin", .timeLimit(.minutes(1)))

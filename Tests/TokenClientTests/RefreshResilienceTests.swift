@@ -4,6 +4,10 @@ import Testing
 import TokenClient
 import TokenClientTesting
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A refresh on a mobile network: lost answers, hanging requests, outages with `Retry-After`, and 401s that are
 /// not the server's `invalid_grant`. None of them signs the user out.
 @Suite("Refresh resilience", .timeLimit(.minutes(1)))

@@ -3,6 +3,10 @@ import Foundation
 import TokenClient
 import TokenClientTesting
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A fake server, a test clock and an `AuthSession` on them, for the session's behaviour tests.
 struct SessionFixture {
     static let baseURL = URL(string: "https://api.example.test/") ?? URL(fileURLWithPath: "/")
