@@ -74,6 +74,7 @@ extension AuthSession {
     }
 
     private func keep(_ logout: PendingLogout) {
+        lastPendingLogoutAttempt = now()
         if !pendingLogouts.contains(logout) { pendingLogouts.append(logout) }
     }
 

@@ -139,8 +139,10 @@ extension AuthSession {
     /// The store's pair when it differs from `presented` (another process rotated, or signed in): adopted as the
     /// session's own, announced as ``SessionEvent/refreshed`` (same user) or ``SessionEvent/signedIn(_:)``.
     /// `nil` when the store holds `presented`, nothing, or cannot be read.
+    /// Never while a save of ours is pending: the store then holds an older pair, not a newer one.
     func adoptNewerPair(than presented: StoredTokens) -> StoredTokens? {
-        guard let stored = try? store.load(), stored.refreshToken != presented.refreshToken else { return nil }
+        guard pendingSave == nil, let stored = try? store.load(), stored.refreshToken != presented.refreshToken
+        else { return nil }
         if stored.user?.id != presented.user?.id {
             adoptSignIn(stored)
         } else {

@@ -15,10 +15,15 @@ extension AuthSession {
     }
 
     /// What every call that needs the tokens does first: leave the locked state if the store can be read now
-    /// (else throw ``TokenClientError/storageLocked``), and write tokens whose save failed.
+    /// (else throw ``TokenClientError/storageLocked``), write tokens whose save failed, and send again, in the
+    /// background and at most every 30 s, logouts the server missed.
     func prepare() throws {
         if state == .locked, !tryUnlock() { throw TokenClientError.storageLocked }
         retryPendingSave()
+        if !pendingLogouts.isEmpty, lastPendingLogoutAttempt.map({ now().timeIntervalSince($0) >= 30 }) ?? true {
+            lastPendingLogoutAttempt = now()
+            Task { await self.retryPendingLogouts() }
+        }
     }
 
     /// Reads a locked store once; on success adopts what it holds and returns true. Never clears it.
