@@ -90,7 +90,10 @@ extension AuthSession {
         guard generation == startedIn, let held = tokens else { return try currentOrSignedOut() }
         var presented = held.refreshToken == start.refreshToken ? start : held
         if let adopted = adoptNewerPair(than: presented) {
-            if !needsRefresh(adopted), adopted.accessToken != stale { return adopted }
+            // Newer than the pair this refresh started from: served while its access token has not expired (the
+            // leeway is for starting refreshes early, not for refusing a pair another process just got).
+            let expired = adopted.accessTokenExpiresAt.map { now() >= $0 } ?? false
+            if !expired, adopted.accessToken != stale { return adopted }
             presented = adopted
         }
         if let backoff, now() < backoff.until {

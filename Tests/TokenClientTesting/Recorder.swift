@@ -1,4 +1,4 @@
-public import TokenClient
+import TokenClient
 
 /// Collects what an `AsyncStream` yields (a session's events or states) in the background, so a test can look at
 /// everything seen so far, or wait until something has been seen.
