@@ -1,6 +1,6 @@
 import AuthAPI
 import Foundation
-import Synchronization
+import TokenClient
 
 /// `POST /vend/<vendor>` of the fake: JWS tokens with `exp`, `iat`, `n` (a counter across vendors), `vendor`
 /// and, for a `customerIds` parameter, `sub` = the ids.

@@ -1,6 +1,5 @@
 public import AuthAPI
 public import Foundation
-public import Synchronization
 public import TokenClient
 
 #if canImport(FoundationNetworking)
@@ -56,7 +55,7 @@ public final class FakeAuthServer: HTTPTransport {
     public static let idToken = "eyJ.fake-id-token.sig"
 
     public let clock: TestClock
-    public let state = Mutex(State())
+    package let state = Locked(State())
 
     public init(clock: TestClock = TestClock()) {
         self.clock = clock

@@ -1,12 +1,12 @@
 public import Foundation
-import Synchronization
+import TokenClient
 
 /// A clock the test moves by hand.
 public final class TestClock: Sendable {
-    private let date: Mutex<Date>
+    private let date: Locked<Date>
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        date = Mutex(start)
+        date = Locked(start)
     }
 
     public var now: Date { date.withLock { $0 } }
