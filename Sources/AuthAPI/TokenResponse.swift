@@ -1,8 +1,8 @@
-/// Answer of `POST /auth/login`, `POST /auth/refresh` and `POST /auth/idtoken`.
+/// Answer of `POST /auth/login`, `POST /auth/refresh`, `POST /auth/idtoken` and `POST /auth/token`.
 ///
-/// Bearer strategy: `{"accessToken", "refreshToken", "tokenType": "Bearer", "expiresIn", "user"}`.
-/// Cookie strategy: `{"expiresIn", "user"}` only (the tokens travel in `Set-Cookie`), so the token members
-/// are optional and omitted from the JSON when `nil`.
+/// Bearer strategy: `{"accessToken", "refreshToken", "tokenType": "Bearer", "expiresIn", "expiresAt",
+/// "refreshExpiresAt", "user"}`. Cookie strategy: `{"expiresIn", "expiresAt", "refreshExpiresAt", "user"}` only (the
+/// tokens travel in `Set-Cookie`), so the token members are optional and omitted from the JSON when `nil`.
 public struct TokenResponse: Codable, Sendable, Equatable {
     /// Access token (a JWS); `nil` in cookie mode.
     public var accessToken: String?
@@ -12,6 +12,14 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var tokenType: String?
     /// Lifetime of the access token in seconds, counted from the response.
     public var expiresIn: Int
+    /// When the access token expires, in Unix seconds: its JWT `exp`. Unlike ``expiresIn`` it does not depend on
+    /// when the answer was read (an app suspended in between). Optional when decoding, so answers of servers
+    /// before it still decode; omitted from the JSON when `nil`.
+    public var expiresAt: Int64?
+    /// When the refresh token stops working at the latest, in Unix seconds: the earlier of its sliding expiry and
+    /// the session's absolute lifetime (a refresh moves it on, never past the absolute end). Optional like
+    /// ``expiresAt``.
+    public var refreshExpiresAt: Int64?
     /// The signed-in account.
     public var user: User
     /// `POST /auth/idtoken` only: true when this sign-in created the account, false when it signed in (or linked)
@@ -24,6 +32,8 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         refreshToken: String? = nil,
         tokenType: String? = nil,
         expiresIn: Int,
+        expiresAt: Int64? = nil,
+        refreshExpiresAt: Int64? = nil,
         user: User,
         created: Bool? = nil
     ) {
@@ -31,17 +41,24 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         self.refreshToken = refreshToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
+        self.expiresAt = expiresAt
+        self.refreshExpiresAt = refreshExpiresAt
         self.user = user
         self.created = created
     }
 
     /// A bearer-mode answer with `tokenType` `"Bearer"`.
-    public static func bearer(accessToken: String, refreshToken: String, expiresIn: Int, user: User) -> Self {
+    public static func bearer(
+        accessToken: String, refreshToken: String, expiresIn: Int, expiresAt: Int64? = nil,
+        refreshExpiresAt: Int64? = nil, user: User
+    ) -> Self {
         Self(
             accessToken: accessToken,
             refreshToken: refreshToken,
             tokenType: "Bearer",
             expiresIn: expiresIn,
+            expiresAt: expiresAt,
+            refreshExpiresAt: refreshExpiresAt,
             user: user
         )
     }
