@@ -19,38 +19,6 @@ extension AuthSession {
         return try WireCoding.decodeSuccess(RegisterResponse.self, data: data, response: response).user
     }
 
-    /// Signs out (`POST /auth/logout?scope=…`).
-    ///
-    /// For `.local` and `.global` the tokens are cleared and ``SessionState/signedOut`` published **before**
-    /// the server is told, so the app is signed out even when this throws. `.others` keeps this session.
-    /// Without a session, `.local` and `.global` return at once.
-    /// - Throws: ``TokenClientError/server(status:body:)`` or ``TokenClientError/transport(_:)`` when the
-    ///   server could not be told; ``TokenClientError/signedOut`` for `.others` without a session.
-    public func logout(scope: LogoutScope = .local) async throws {
-        if let inFlight = refreshInFlight { _ = try? await inFlight.task.value }
-        guard let current = tokens else {
-            if scope == .others { throw TokenClientError.signedOut }
-            return
-        }
-        let path = "auth/logout"
-        var request = makeRequest("POST", path, body: RefreshRequest(refreshToken: current.refreshToken))
-        request.url = baseURL.appending(path: path).appending(queryItems: [
-            URLQueryItem(name: "scope", value: scope.rawValue)
-        ])
-        if scope == .others {
-            let (data, response) = try await send(request)
-            try WireCoding.requireSuccess(data: data, response: response)
-            return
-        }
-        signOutLocally()
-        // The refresh token in the body identifies the session; an access token known to be expired
-        // would only earn a 401.
-        let accessExpired = current.accessTokenExpiresAt.map { now() >= $0 } ?? false
-        if !accessExpired { request = authorized(request, current.accessToken) }
-        let (data, response) = try await WireCoding.exchange(transport, request)
-        try WireCoding.requireSuccess(data: data, response: response)
-    }
-
     /// The caller's identity as the server sees it (`GET /auth/me`).
     /// - Throws: like ``send(_:)``, plus ``TokenClientError/server(status:body:)`` for a non-2xx answer.
     public func me() async throws -> MeResponse {

@@ -40,8 +40,7 @@ extension AuthSession {
         let answer = try WireCoding.decodeSuccess(TokenResponse.self, data: data, response: response)
         guard let created = answer.created else { throw TokenClientError.invalidResponse }
         let received = try storedTokens(from: answer)
-        refreshInFlight = nil
-        replaceTokens(received)
+        adoptSignIn(received)
         return SignInResult(user: answer.user, created: created)
     }
 }

@@ -38,8 +38,7 @@ extension AuthSession {
         }
         guard let created = answer.created else { throw TokenClientError.invalidResponse }
         let received = try storedTokens(from: answer)
-        refreshInFlight = nil
-        replaceTokens(received)
+        adoptSignIn(received)
         return SignInResult(user: answer.user, created: created)
     }
 }

@@ -13,15 +13,23 @@ import PrivateFiles
 ///
 /// Each save writes a fresh temporary file beside the target, created with
 /// `open(O_CREAT | O_EXCL | O_NOFOLLOW, 0600)` so it is never readable by others even for an instant,
-/// fsyncs it, then renames it over the target, so a crash leaves either the old or the new tokens
-/// (``PrivateFile/writeAtomically(_:to:)``). The folder must exist. On Apple platforms prefer a Keychain-backed store.
+/// fsyncs it, renames it over the target, then fsyncs the folder so the rename itself survives a crash
+/// (``PrivateFile/writeAtomically(_:to:)``): a crash leaves either the old or the new tokens. The folder must exist.
+///
+/// Processes sharing the file (an app and its extension, the command line) take ``lock()``, a `flock(2)` on
+/// `<file>.lock` beside it, around a refresh. The lock file stays when the tokens are cleared. On Apple platforms
+/// prefer ``KeychainTokenStore``.
 public struct FileTokenStore: TokenStore {
     /// The JSON file.
     public let url: URL
+    /// How long ``lock()`` waits for another holder of the lock before it gives up, in seconds.
+    public let lockTimeout: TimeInterval
 
-    /// Creates a store for the file at `url` (created on the first save).
-    public init(url: URL) {
+    /// Creates a store for the file at `url` (created on the first save) whose ``lock()`` waits up to
+    /// `lockTimeout` seconds.
+    public init(url: URL, lockTimeout: TimeInterval = 10) {
         self.url = url
+        self.lockTimeout = lockTimeout
     }
 
     /// Reads the file; `nil` when it does not exist.
@@ -30,7 +38,7 @@ public struct FileTokenStore: TokenStore {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
             let data = try Data(contentsOf: url)
-            return try Self.decoder.decode(StoredTokens.self, from: data)
+            return try StoredTokens(storageJSON: data)
         } catch {
             throw TokenClientError.storage("cannot read token file \(url.path): \(type(of: error))")
         }
@@ -41,7 +49,7 @@ public struct FileTokenStore: TokenStore {
     public func save(_ tokens: StoredTokens) throws {
         let data: Data
         do {
-            data = try Self.encoder.encode(tokens)
+            data = try tokens.storageJSON()
         } catch {
             throw TokenClientError.storage("cannot encode tokens")
         }
@@ -67,18 +75,5 @@ public struct FileTokenStore: TokenStore {
         case .rename: "cannot rename token file into \(target): errno \(error.code)"
         default: "cannot write \(error.path): errno \(error.code)"
         }
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }
-
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
     }
 }

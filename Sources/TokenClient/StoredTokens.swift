@@ -12,12 +12,19 @@ public struct StoredTokens: Codable, Sendable, Equatable {
     public var accessTokenExpiresAt: Date?
     /// The signed-in account, when known.
     public var user: User?
+    /// When the refresh token stops working (the server's `refreshExpiresAt` on the device clock); `nil` when the
+    /// server did not say. A session refused after it is signed out with ``SignOutReason/expired``.
+    public var refreshTokenExpiresAt: Date?
 
     /// Creates a token record.
-    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date? = nil, user: User? = nil) {
+    public init(
+        accessToken: String, refreshToken: String, accessTokenExpiresAt: Date? = nil, user: User? = nil,
+        refreshTokenExpiresAt: Date? = nil
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.user = user
+        self.refreshTokenExpiresAt = refreshTokenExpiresAt
     }
 }

@@ -16,6 +16,10 @@ public final class FakeAuthServer: HTTPTransport {
         public var authorization: String?
         public var authStrategy: String?
         public var body: Data?
+        /// The request's `timeoutInterval`.
+        public var timeoutInterval: TimeInterval
+        /// Whether the body was a stream (`httpBodyStream`) rather than `httpBody`.
+        public var hasBodyStream: Bool
     }
 
     public struct State {
@@ -45,6 +49,35 @@ public final class FakeAuthServer: HTTPTransport {
         public var vendIssued = 0
         /// Sent as `Retry-After` (seconds) with every 429 and 503 answer; `nil` sends none.
         public var retryAfter: Int?
+        /// The refresh token the live one replaced, and when: presented again within ``graceSeconds`` it converges
+        /// on the live pair, like the server's reuse grace window.
+        public var parentRefresh: String?
+        public var rotatedAt: Date?
+        /// The access token of the live pair (what a converging refresh answers with).
+        public var liveAccess: String?
+        /// Refresh tokens rotated away since the last login: presenting one outside the grace window revokes
+        /// every token of the session.
+        public var spentRefresh: Set<String> = []
+        /// The server's `refreshToken.reuseGraceSeconds` (10 by default, like the server).
+        public var graceSeconds: TimeInterval = 10
+        /// Refresh-token reuse detected (and the session revoked) so far.
+        public var reuseDetected = 0
+        /// The refresh token's lifetime in seconds, for `refreshExpiresAt`.
+        public var refreshExpiresIn = 30 * 86_400
+        /// The next this many refreshes rotate, then lose the answer: the transport throws instead.
+        public var refreshAnswersToLose = 0
+        /// The next this many refreshes answer ``refreshOutageStatus`` `unavailable` without rotating, with
+        /// `Retry-After: refreshRetryAfter` when set.
+        public var refreshOutages = 0
+        public var refreshOutageStatus = 503
+        public var refreshRetryAfter: Int?
+        /// Paths a "proxy" answers 401 for, with an HTML body and no `WWW-Authenticate` (not the server's own 401);
+        /// `"*"` means every path.
+        public var proxyRejectedPaths: Set<String> = []
+        /// Paths whose requests never reach the server: the transport throws at once; `"*"` means every path.
+        public var unreachablePaths: Set<String> = []
+        /// The user each access token was issued to (``FakeAuthServer/user`` when absent).
+        public var accessOwners: [String: User] = [:]
     }
 
     public static let user = User(id: "u-1", email: email, role: "user", tenantId: nil)
@@ -53,6 +86,10 @@ public final class FakeAuthServer: HTTPTransport {
     public static let password = "correct horse"
     /// The one ID token `POST /auth/idtoken` accepts.
     public static let idToken = "eyJ.fake-id-token.sig"
+    /// A second account: `POST /auth/login` with its email and ``password`` signs it in.
+    public static let otherUser = User(id: "u-2", email: "grace@example.com", role: "user", tenantId: nil)
+    /// The users `POST /auth/login` knows, by email.
+    public static let users = [email: user, "grace@example.com": otherUser]
 
     public let clock: TestClock
     package let state = Locked(State())
@@ -86,17 +123,29 @@ public final class FakeAuthServer: HTTPTransport {
             query: url.query,
             authorization: request.value(forHTTPHeaderField: "Authorization"),
             authStrategy: request.value(forHTTPHeaderField: "X-Auth-Strategy"),
-            body: request.httpBody
+            body: request.httpBody,
+            timeoutInterval: request.timeoutInterval,
+            hasBodyStream: request.httpBodyStream != nil
         )
-        let gate = state.withLock {
+        let (gate, unreachable, proxied) = state.withLock {
             $0.requests.append(recorded)
-            return $0.gates[recorded.path]
+            return (
+                $0.gates[recorded.path], Self.matches($0.unreachablePaths, recorded.path),
+                Self.matches($0.proxyRejectedPaths, recorded.path)
+            )
         }
-        if let gate { await gate.pass() }
-        let (status, body) = route(recorded)
-        var headers: [String: String] = [:]
-        if status == 429 || status == 503, let seconds = state.withLock({ $0.retryAfter }) {
+        if unreachable { throw URLError(.cannotConnectToHost) }
+        if let gate { try await gate.enter() }
+        if proxied { return try Self.proxyUnauthorized(url) }
+        let (status, body, extra) = try answer(recorded)
+        var headers = extra
+        if status == 429 || status == 503, headers["Retry-After"] == nil,
+            let seconds = state.withLock({ $0.retryAfter })
+        {
             headers["Retry-After"] = String(seconds)
+        }
+        if status == 401, let challenge = Self.challenge(body, presented: recorded.authorization != nil) {
+            headers["WWW-Authenticate"] = challenge
         }
         guard
             let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
@@ -104,17 +153,22 @@ public final class FakeAuthServer: HTTPTransport {
         return (body, response)
     }
 
+    private func answer(_ request: Recorded) throws -> (Int, Data, [String: String]) {
+        if request.method == "POST", request.path == "/auth/refresh" { return try refreshAnswer(request) }
+        let (status, body) = route(request)
+        return (status, body, [:])
+    }
+
     private func route(_ request: Recorded) -> (Int, Data) {
         switch (request.method, request.path) {
         case ("POST", "/auth/login"): return login(request)
         case ("POST", "/auth/idtoken"): return signIn(request)
         case ("POST", "/auth/token"): return exchangeCode(request)
-        case ("POST", "/auth/refresh"): return refresh(request)
         case ("POST", "/auth/logout"): return (state.withLock { $0.logoutStatus }, Data())
         case ("GET", "/auth/me"):
             guard authorized(request) else { return Self.error(401, .invalidToken) }
-            let me = MeResponse(sub: Self.user.id, email: Self.user.email, role: Self.user.role)
-            return (200, Self.json(me))
+            let user = owner(of: request)
+            return (200, Self.json(MeResponse(sub: user.id, email: user.email, role: user.role)))
         case ("GET", "/moss-token"): return moss(request)
         case ("POST", "/stream-token"): return stream(request)
         case ("POST", let path) where path.hasPrefix("/vend/"): return vend(request, vendor: String(path.dropFirst(6)))
@@ -128,20 +182,37 @@ public final class FakeAuthServer: HTTPTransport {
         return state.withLock { !$0.rejectEveryAccessToken && $0.validAccess.contains(token) }
     }
 
-    private func issuePair(_ state: inout State) -> TokenResponse {
+    /// The user the request's bearer token was issued to.
+    func owner(of request: Recorded) -> User {
+        let token = request.authorization.map { String($0.dropFirst("Bearer ".count)) } ?? ""
+        return state.withLock { $0.accessOwners[token] } ?? Self.user
+    }
+
+    /// Starts a new session (a sign-in): a fresh pair, and no spent tokens or parent to converge on.
+    func signInPair(_ state: inout State, user: User = FakeAuthServer.user) -> TokenResponse {
+        state.parentRefresh = nil
+        state.rotatedAt = nil
+        state.spentRefresh = []
+        return issuePair(&state, user: user)
+    }
+
+    func issuePair(_ state: inout State, user: User) -> TokenResponse {
         state.issued += 1
         let access = "access-\(state.issued)"
         let refresh = "refresh-\(state.issued)"
         state.validAccess.insert(access)
+        state.accessOwners[access] = user
         state.liveRefresh = refresh
-        return .bearer(accessToken: access, refreshToken: refresh, expiresIn: state.accessExpiresIn, user: Self.user)
+        state.liveAccess = access
+        return Self.pair(access: access, refresh: refresh, user: user, state: state, now: clock.now)
     }
 
     private func login(_ request: Recorded) -> (Int, Data) {
         guard let body = request.body, let login = try? JSONDecoder().decode(LoginRequest.self, from: body),
             login.password == Self.password
         else { return Self.error(401, .invalidCredentials) }
-        return (200, Self.json(state.withLock { issuePair(&$0) }))
+        let user = Self.users[login.email] ?? Self.user
+        return (200, Self.json(state.withLock { signInPair(&$0, user: user) }))
     }
 
     /// `POST /auth/idtoken`: ``idToken`` signs in (``signInCreates`` tells `created`), any other token is 401
@@ -151,7 +222,7 @@ public final class FakeAuthServer: HTTPTransport {
         else { return Self.error(400, .invalidRequest) }
         guard signIn.idToken == Self.idToken else { return Self.error(401, .invalidGrant) }
         return state.withLock { state in
-            var answer = issuePair(&state)
+            var answer = signInPair(&state)
             answer.created = state.signInCreates
             return (200, Self.json(answer))
         }
@@ -170,19 +241,9 @@ public final class FakeAuthServer: HTTPTransport {
                 return (400, Data(#"{"error":"invalid_grant","error_description":"the code is not valid"}"#.utf8))
             }
             state.authorizationCodeUsed = true
-            var answer = issuePair(&state)
+            var answer = signInPair(&state)
             answer.created = state.signInCreates
             return (200, Self.json(answer))
-        }
-    }
-
-    private func refresh(_ request: Recorded) -> (Int, Data) {
-        guard let body = request.body, let refresh = try? JSONDecoder().decode(RefreshRequest.self, from: body)
-        else { return Self.error(400, .invalidRequest) }
-        return state.withLock { state in
-            if let failure = state.refreshFailure { return Self.error(failure.status, failure.code) }
-            guard refresh.refreshToken == state.liveRefresh else { return Self.error(401, .invalidGrant) }
-            return (200, Self.json(issuePair(&state)))
         }
     }
 

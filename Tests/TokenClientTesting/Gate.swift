@@ -1,7 +1,9 @@
 /// Holds requests until the test opens it, and lets the test wait until one has arrived.
 public actor Gate {
     private var isOpen = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var waiting: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    private var nextTicket: UInt64 = 0
+    private var cancelled: Set<UInt64> = []
     private var arrivals = 0
     private var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
@@ -12,7 +14,41 @@ public actor Gate {
         arrivalWaiters.removeAll { $0.count <= arrivals }
         for waiter in ready { waiter.continuation.resume() }
         if isOpen { return }
-        await withCheckedContinuation { waiting.append($0) }
+        nextTicket += 1
+        let ticket = nextTicket
+        await withCheckedContinuation { waiting[ticket] = $0 }
+    }
+
+    /// Like ``pass()``, but gives up when the calling task is cancelled, as `URLSession` does: a request held
+    /// here then throws `CancellationError` instead of waiting for ``open()``.
+    public func enter() async throws {
+        arrivals += 1
+        let ready = arrivalWaiters.filter { $0.count <= arrivals }
+        arrivalWaiters.removeAll { $0.count <= arrivals }
+        for waiter in ready { waiter.continuation.resume() }
+        if isOpen { return }
+        nextTicket += 1
+        let ticket = nextTicket
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if cancelled.remove(ticket) != nil {
+                    continuation.resume()
+                } else {
+                    waiting[ticket] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancel(ticket) }
+        }
+        try Task.checkCancellation()
+    }
+
+    private func cancel(_ ticket: UInt64) {
+        if let continuation = waiting.removeValue(forKey: ticket) {
+            continuation.resume()
+        } else {
+            cancelled.insert(ticket)
+        }
     }
 
     /// Suspends until `count` requests have reached the gate.
@@ -23,7 +59,7 @@ public actor Gate {
 
     public func open() {
         isOpen = true
-        for continuation in waiting { continuation.resume() }
+        for continuation in waiting.values { continuation.resume() }
         waiting.removeAll()
     }
 }

@@ -1,0 +1,78 @@
+/// Reads `WWW-Authenticate` (RFC 7235 §4.1, RFC 6750 §3) far enough to answer one question: did the server refuse
+/// the bearer token itself (`error="invalid_token"`), which a refresh can cure?
+///
+/// A 401 from a proxy or a captive portal carries no such challenge (or another scheme), and neither does a 401 for
+/// a request that sent no token; refreshing would not help, so the session does not.
+enum BearerChallenge {
+    /// True when `header` holds a `Bearer` challenge whose `error` parameter is `invalid_token` (quoted or not,
+    /// any case for the scheme and parameter name), among any number of challenges.
+    static func isInvalidToken(_ header: String?) -> Bool {
+        guard let header else { return false }
+        var inBearer = false
+        for item in items(of: header) {
+            switch item {
+            case .scheme(let name):
+                inBearer = name.lowercased() == "bearer"
+            case .parameter(let name, let value):
+                if inBearer, name.lowercased() == "error", value == "invalid_token" { return true }
+            }
+        }
+        return false
+    }
+
+    private enum Item {
+        case scheme(String)
+        case parameter(String, String)
+    }
+
+    /// The header as a flat list: each challenge's scheme, then its `name=value` parameters (quoted strings
+    /// unescaped). A token68 or anything malformed is skipped.
+    private static func items(of header: String) -> [Item] {
+        var items: [Item] = []
+        var characters = Array(header)[...]
+        func skipSpaceAndCommas() {
+            while let first = characters.first, first == " " || first == "\t" || first == "," {
+                characters.removeFirst()
+            }
+        }
+        func token() -> String {
+            var text = ""
+            while let first = characters.first, first != " ", first != "\t", first != ",", first != "=" {
+                text.append(first)
+                characters.removeFirst()
+            }
+            return text
+        }
+        while true {
+            skipSpaceAndCommas()
+            guard !characters.isEmpty else { return items }
+            let name = token()
+            while characters.first == " " || characters.first == "\t" { characters.removeFirst() }
+            guard characters.first == "=" else {
+                if !name.isEmpty { items.append(.scheme(name)) }
+                continue
+            }
+            characters.removeFirst()
+            while characters.first == " " || characters.first == "\t" { characters.removeFirst() }
+            var value = ""
+            if characters.first == "\"" {
+                characters.removeFirst()
+                while let first = characters.first, first != "\"" {
+                    characters.removeFirst()
+                    if first == "\\", let escaped = characters.first {
+                        value.append(escaped)
+                        characters.removeFirst()
+                    } else {
+                        value.append(first)
+                    }
+                }
+                if !characters.isEmpty { characters.removeFirst() }
+            } else {
+                value = token()
+                // A token68 (`Basic YWxh=`) ends in '='s: not a parameter.
+                while characters.first == "=" { characters.removeFirst() }
+            }
+            items.append(.parameter(name, value))
+        }
+    }
+}
