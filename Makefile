@@ -38,18 +38,21 @@ lint-container:
 # (TOKENVEND_TEST_BACKEND=postgres: a schema per server, see Tests/TokenServiceTesting/TestBackend.swift). Not
 # here, being SQLite-specific: FullDiskTests (a database file on a full tmpfs) and KeyRotationEndToEndTests (servers
 # restarted on one SQLite file they name themselves; a test that names its own file keeps SQLite).
-POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|ClientAddressEndToEnd|CookieCSRF|CookieMode|CredentialHardening|LoginSecurity|MetricsCardinality|MossEndpoint|Observability|Operations|PasswordRules|RefreshRotation|SessionLimits|StreamCustomerID|StreamToken|VendEndpoint|CachedTokenEndToEnd|KeyRingEndToEnd|KeyDiscoveryEndpoint|IDTokenSignIn|PasswordlessAccount|OAuthFlowPurge|BrowserSignIn)Tests/|TokenClientEndToEndTests\.|tokenvendTests\.CommandLineEndToEndTests/
+POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|ClientAddressEndToEnd|CookieCSRF|CookieMode|CredentialHardening|LoginSecurity|MetricsCardinality|MossEndpoint|Observability|Operations|PasswordRules|RefreshRotation|SessionLimits|StreamCustomerID|StreamToken|VendEndpoint|CachedTokenEndToEnd|KeyRingEndToEnd|TokenExpiryAnswer|KeyDiscoveryEndpoint|IDTokenSignIn|PasswordlessAccount|OAuthFlowPurge|BrowserSignIn)Tests/|TokenClientEndToEndTests\.|tokenvendTests\.CommandLineEndToEndTests/
 
-# Lint, then every Swift test, then the checks that need the built binary: the OpenAPI document against the
-# running server (a scripted session, then schemathesis with every check; `make test SCHEMATHESIS_SEEDS="1 2 3"`
-# for more seeds), JWT interoperability with PyJWT, vended tokens checked by the vendors' own SDKs (livekit-api,
-# stream-chat, twilio), and the browser sign-in in headless Chromium (Selenium, an
-# Authlib provider). Tests run one at a time: several block their thread on
-# purpose (child processes killed with SIGKILL, semaphores that hold the SQLite writer, concurrentPerform races),
-# and on a 2-core machine Swift's cooperative pool has two threads, so in parallel they could starve the
-# end-to-end servers' async handlers. The whole suite takes about as long either way (~15 s).
+# Lint, then the client's portability check (scripts/check-apple-portability.py, its self-test first: Linux-only and
+# Apple-only imports outside their #if, Mutex/Atomic, unguarded @Observable, Linux-only calls), then every Swift
+# test, then the checks that need the built binary: the OpenAPI document against the running server (a scripted
+# session, then schemathesis with every check; `make test SCHEMATHESIS_SEEDS="1 2 3"` for more seeds), JWT
+# interoperability with PyJWT, vended tokens checked by the vendors' own SDKs (livekit-api, stream-chat, twilio),
+# and the browser sign-in in headless Chromium (Selenium, an Authlib provider). Tests run one at a time: several
+# block their thread on purpose (child processes killed with SIGKILL, semaphores that hold the SQLite writer,
+# concurrentPerform races), and on a 2-core machine Swift's cooperative pool has two threads, so in parallel they
+# could starve the end-to-end servers' async handlers. The whole suite takes about as long either way (~15 s).
 # The Swift tests run with a throw-away PostgreSQL cluster (scripts/with-postgres.sh), so every PostgreSQL test runs.
 test: deps lint lint-container
+	python3 scripts/check-apple-portability.py --self-test
+	python3 scripts/check-apple-portability.py
 	$(SWIFT) build --build-tests
 	scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel
 	TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel --filter '$(POSTGRES_END_TO_END)'

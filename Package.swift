@@ -18,7 +18,7 @@ let wrapperSettings: [SwiftSetting] =
 
 let package = Package(
     name: "tokenvend",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "tokenvend", targets: ["tokenvend"]),
         .library(name: "JWT", targets: ["JWT"]),

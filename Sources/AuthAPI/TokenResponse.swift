@@ -1,8 +1,8 @@
-/// Answer of `POST /auth/login`, `POST /auth/refresh` and `POST /auth/idtoken`.
+/// Answer of `POST /auth/login`, `POST /auth/refresh`, `POST /auth/idtoken` and `POST /auth/token`.
 ///
-/// Bearer strategy: `{"accessToken", "refreshToken", "tokenType": "Bearer", "expiresIn", "user"}`.
-/// Cookie strategy: `{"expiresIn", "user"}` only (the tokens travel in `Set-Cookie`), so the token members
-/// are optional and omitted from the JSON when `nil`.
+/// Bearer strategy: `{"accessToken", "refreshToken", "tokenType": "Bearer", "expiresIn", "expiresAt",
+/// "refreshExpiresAt", "user"}`. Cookie strategy: `{"expiresIn", "expiresAt", "refreshExpiresAt", "user"}` only (the
+/// tokens travel in `Set-Cookie`), so the token members are optional and omitted from the JSON when `nil`.
 public struct TokenResponse: Codable, Sendable, Equatable {
     /// Access token (a JWS); `nil` in cookie mode.
     public var accessToken: String?
@@ -12,10 +12,13 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var tokenType: String?
     /// Lifetime of the access token in seconds, counted from the response.
     public var expiresIn: Int
-    /// When the access token expires (its `exp`), in Unix seconds; `nil` from servers that do not send it.
+    /// When the access token expires, in Unix seconds: its JWT `exp`. Unlike ``expiresIn`` it does not depend on
+    /// when the answer was read (an app suspended in between). Optional when decoding, so answers of servers
+    /// before it still decode; omitted from the JSON when `nil`.
     public var expiresAt: Int64?
-    /// When the refresh token stops working (the session's sliding or absolute limit, whichever comes first), in
-    /// Unix seconds; `nil` from servers that do not send it.
+    /// When the refresh token stops working at the latest, in Unix seconds: the earlier of its sliding expiry and
+    /// the session's absolute lifetime (a refresh moves it on, never past the absolute end). Optional like
+    /// ``expiresAt``.
     public var refreshExpiresAt: Int64?
     /// The signed-in account.
     public var user: User

@@ -1,6 +1,5 @@
 import Dispatch
 public import Foundation
-import Synchronization
 
 /// The synchronous accessor for the Bloomreach SDK's `AuthorizationProviderType.getAuthorizationToken()`.
 extension BloomreachCustomerTokenProvider {
@@ -45,9 +44,9 @@ extension BloomreachCustomerTokenProvider {
 
 /// The token a blocked thread waits for, and the semaphore the fetching task signals.
 ///
-/// `@unchecked`: `value` is behind its `Mutex`, and a `DispatchSemaphore` is thread-safe, but not every SDK's
+/// `@unchecked`: `value` is behind its lock, and a `DispatchSemaphore` is thread-safe, but not every SDK's
 /// Dispatch overlay declares it `Sendable`.
 private final class BlockingResult: @unchecked Sendable {
-    let value = Mutex<String?>(nil)
+    let value = Locked<String?>(nil)
     let done = DispatchSemaphore(value: 0)
 }

@@ -1,6 +1,5 @@
 import AuthAPI
 public import Foundation
-import Synchronization
 
 /// Supplies Bloomreach Engagement customer tokens (the SDK's customer-token authorization mode,
 /// `advancedAuthEnabled`) from `POST /vend/<vendor>` for a `bloomreach-customer` vendor, the customer ids given
@@ -25,7 +24,7 @@ public final class BloomreachCustomerTokenProvider<Session: AuthenticatedTranspo
     public let capacity: Int
     private let endpoint: VendEndpoint<Session>
     /// One provider per id set, least recently used first.
-    private let providers = Mutex<[(ids: [String: String], provider: VendedTokenProvider<Session>)]>([])
+    private let providers = Locked<[(ids: [String: String], provider: VendedTokenProvider<Session>)]>([])
 
     /// Creates a provider.
     /// - Parameters:

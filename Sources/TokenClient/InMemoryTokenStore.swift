@@ -1,13 +1,11 @@
-import Synchronization
-
 /// A ``TokenStore`` that keeps tokens in memory only (lost when the process ends). For tests, CLIs and
 /// apps that must not persist tokens.
 public final class InMemoryTokenStore: TokenStore {
-    private let tokens: Mutex<StoredTokens?>
+    private let tokens: Locked<StoredTokens?>
 
     /// Creates a store holding `tokens` (none by default).
     public init(_ tokens: StoredTokens? = nil) {
-        self.tokens = Mutex(tokens)
+        self.tokens = Locked(tokens)
     }
 
     /// The held tokens.

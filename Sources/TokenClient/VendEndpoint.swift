@@ -1,6 +1,5 @@
 import AuthAPI
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -26,7 +25,7 @@ final class VendEndpoint<Session: AuthenticatedTransport>: Sendable {
     let vendor: String
     let margin: TimeInterval
     let clock: @Sendable () -> Date
-    private let backoff = Mutex<Backoff?>(nil)
+    private let backoff = Locked<Backoff?>(nil)
 
     init(session: Session, vendor: String, margin: TimeInterval, now: @escaping @Sendable () -> Date) {
         self.session = session

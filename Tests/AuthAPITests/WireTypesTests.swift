@@ -29,6 +29,41 @@ struct WireTypesTests {
         #expect(Set(try object(answer).keys) == ["expiresIn", "user"])
     }
 
+    @Test(
+        "a token answer carries expiresAt and refreshExpiresAt through a round trip, and an older one decodes without")
+    func tokenResponseExpiries() throws {
+        let user = User(id: "u-1", email: "ada@example.com")
+        let bearer = TokenResponse.bearer(
+            accessToken: "a", refreshToken: "r", expiresIn: 900, expiresAt: 1_800_000_900,
+            refreshExpiresAt: 1_802_592_000, user: user)
+        #expect(bearer.tokenType == "Bearer")
+        #expect(try JSONDecoder().decode(TokenResponse.self, from: try JSONEncoder().encode(bearer)) == bearer)
+        let json = try object(bearer)
+        #expect(
+            Set(json.keys) == [
+                "accessToken", "refreshToken", "tokenType", "expiresIn", "expiresAt", "refreshExpiresAt", "user",
+            ])
+        #expect((json["expiresAt"] as? NSNumber)?.int64Value == 1_800_000_900)
+        #expect((json["refreshExpiresAt"] as? NSNumber)?.int64Value == 1_802_592_000)
+
+        let cookie = TokenResponse(
+            expiresIn: 900, expiresAt: 1_800_000_900, refreshExpiresAt: 1_802_592_000, user: user)
+        #expect(Set(try object(cookie).keys) == ["expiresIn", "expiresAt", "refreshExpiresAt", "user"])
+        #expect(try JSONDecoder().decode(TokenResponse.self, from: try JSONEncoder().encode(cookie)) == cookie)
+
+        let current =
+            #"{"expiresIn":900,"expiresAt":1800000900,"refreshExpiresAt":1802592000,"#
+            + #""user":{"id":"u","email":"e@x.io","role":"user","tenantId":null}}"#
+        let decoded = try JSONDecoder().decode(TokenResponse.self, from: Data(current.utf8))
+        #expect(decoded.expiresAt == 1_800_000_900 && decoded.refreshExpiresAt == 1_802_592_000)
+
+        let older = try JSONDecoder().decode(
+            TokenResponse.self,
+            from: Data(#"{"expiresIn":900,"user":{"id":"u","email":"e@x.io","role":"user","tenantId":null}}"#.utf8))
+        #expect(older.expiresAt == nil && older.refreshExpiresAt == nil)
+        #expect(Set(try object(older).keys) == ["expiresIn", "user"])
+    }
+
     @Test("request bodies use the API's keys and omit absent optionals")
     func requestKeys() throws {
         #expect(Set(try object(RegisterRequest(email: "e", password: "p")).keys) == ["email", "password"])

@@ -1,6 +1,5 @@
 import AuthAPI
 import Foundation
-import Synchronization
 import Testing
 import TokenClient
 
@@ -12,7 +11,7 @@ import TokenClient
 /// tokens (`token-1`, `token-2`, …) with a five-minute lifetime from any path.
 final class OwnedTransport: AuthenticatedTransport {
     let baseURL = URL(fileURLWithPath: "/")
-    private let state = Mutex<(owner: String?, fetches: Int)>((nil, 0))
+    private let state = Locked<(owner: String?, fetches: Int)>((nil, 0))
 
     var fetches: Int { state.withLock { $0.fetches } }
 

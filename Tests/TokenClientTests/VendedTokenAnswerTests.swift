@@ -1,6 +1,5 @@
 import AuthAPI
 import Foundation
-import Synchronization
 import Testing
 import TokenClient
 import TokenClientTesting
@@ -14,7 +13,7 @@ import TokenClientTesting
 final class CannedTransport: AuthenticatedTransport {
     let baseURL: URL
     private let answer: (status: Int, body: String)
-    private let urls = Mutex<[URL]>([])
+    private let urls = Locked<[URL]>([])
 
     init(status: Int, body: String) throws {
         baseURL = try #require(URL(string: "https://api.example.test/v1/"))

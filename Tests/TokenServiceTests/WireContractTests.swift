@@ -216,12 +216,18 @@ import Testing
         #expect(me.email == nil)
     }
 
-    @Test("TokenResponse.jsonBytes decodes to the same value and has the bytes the server always sent")
+    @Test("TokenResponse.jsonBytes decodes to the same value, has the expected bytes and equals JSONEncoder's output")
     func tokenResponse() throws {
         for user in Self.users {
             let bearer = TokenResponse.bearer(accessToken: "at.x.y", refreshToken: "rt", expiresIn: 900, user: user)
             let cookie = TokenResponse(expiresIn: 900, user: user)
-            for response in [bearer, cookie] {
+            let bearerWithExpiries = TokenResponse.bearer(
+                accessToken: "at.x.y", refreshToken: "rt", expiresIn: 900, expiresAt: 1_800_000_900,
+                refreshExpiresAt: 1_802_592_000, user: user)
+            let cookieWithExpiries = TokenResponse(
+                expiresIn: 900, expiresAt: 1_800_000_900, refreshExpiresAt: 1_802_592_000, user: user)
+            let onlyAccessExpiry = TokenResponse(expiresIn: 900, expiresAt: 1_800_000_900, user: user)
+            for response in [bearer, cookie, bearerWithExpiries, cookieWithExpiries, onlyAccessExpiry] {
                 let bytes = response.jsonBytes()
                 #expect(try JSONDecoder().decode(TokenResponse.self, from: Data(bytes)) == response)
                 var members: [JSONObject.Member] = []
@@ -233,10 +239,21 @@ import Testing
                 }
                 if let type = response.tokenType { members.append(.init(name: "tokenType", value: .string(type))) }
                 members.append(.init(name: "expiresIn", value: .integer(Int64(response.expiresIn))))
+                if let at = response.expiresAt { members.append(.init(name: "expiresAt", value: .integer(at))) }
+                if let at = response.refreshExpiresAt {
+                    members.append(.init(name: "refreshExpiresAt", value: .integer(at)))
+                }
                 members.append(.init(name: "user", value: .object(Self.reference(user))))
                 #expect(bytes == JSONObject(members).serialized())
+                // JSONEncoder (what the Codable type itself writes): the same members with the same values.
+                #expect(try Self.canonical(Data(bytes)) == Self.canonical(try JSONEncoder().encode(response)))
             }
         }
+        let withExpiries = TokenResponse(
+            expiresIn: 900, expiresAt: 1_800_000_900, refreshExpiresAt: 1_802_592_000, user: Self.users[0])
+        #expect(
+            String(decoding: withExpiries.jsonBytes(), as: UTF8.self).hasPrefix(
+                #"{"expiresIn":900,"expiresAt":1800000900,"refreshExpiresAt":1802592000,"user":{"#))
         let cookie = TokenResponse(expiresIn: 900, user: User(id: "u-2", email: "e@example.com", tenantId: "t-1"))
         #expect(
             String(decoding: cookie.jsonBytes(), as: UTF8.self)
@@ -246,6 +263,14 @@ import Testing
         let bearerText = String(decoding: bearer.jsonBytes(), as: UTF8.self)
         #expect(bearerText.hasPrefix(#"{"accessToken":"at.x.y","refreshToken":"rt","tokenType":"Bearer","#))
         #expect(bearerText.hasSuffix(#""tenantId":null}}"#))
+    }
+
+    /// A JSON document re-serialized with sorted keys, so two writers' outputs compare by meaning, not by member
+    /// order (JSONEncoder's is unspecified) or escaping choices.
+    static func canonical(_ data: Data) throws -> String {
+        let value = try JSONSerialization.jsonObject(with: data)
+        return String(
+            decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
     }
 
     @Test("an ID-token sign-in's TokenResponse ends with created, decodes to the same value, and login's has none")

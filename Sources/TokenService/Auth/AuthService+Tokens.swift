@@ -5,8 +5,10 @@ import HTTPServer
 import Store
 
 extension AuthService {
-    /// The 200 answer of login, refresh and ID-token sign-in: tokens in the body (bearer) or in cookies (cookie
-    /// mode), with `Cache-Control: no-store` and `Pragma: no-cache`; `created` is set by ID-token sign-in only.
+    /// The 200 answer of login, refresh, ID-token sign-in and `/auth/token`: tokens in the body (bearer) or in
+    /// cookies (cookie mode), with `Cache-Control: no-store` and `Pragma: no-cache`; in both modes `expiresAt` (the
+    /// access token's `exp`) and `refreshExpiresAt` (the earlier of the session's sliding and absolute expiry, in
+    /// whole seconds, rounded down); `created` is set by ID-token sign-in only.
     func tokenResponse(
         user: Store.User, session: Session, counter: Int64, strategy: AuthStrategy, status: HTTPStatus = .ok,
         created: Bool? = nil
@@ -17,13 +19,15 @@ extension AuthService {
         }
         metrics.tokensIssued.increment(.access)
         metrics.tokensIssued.increment(.refresh)
+        // Rounded down: the refresh token must still work at the second the client is told.
+        let refreshExpiresAt = Int64(min(session.refreshExpiresAt, session.expiresAt).timeIntervalSince1970)
         var headers = HTTPHeaders.noStore
         var body: TokenResponse
         switch strategy {
         case .bearer:
             body = .bearer(
                 accessToken: issued.token, refreshToken: refresh, expiresIn: issued.expiresIn,
-                user: Self.wireUser(user))
+                expiresAt: issued.expiresAt, refreshExpiresAt: refreshExpiresAt, user: Self.wireUser(user))
             body.created = created
         case .cookie:
             let refreshLifetime = max(0, Int(session.refreshExpiresAt.timeIntervalSince(now())))
@@ -38,7 +42,8 @@ extension AuthService {
             }
             body = TokenResponse(
                 accessToken: nil, refreshToken: nil, tokenType: nil, expiresIn: issued.expiresIn,
-                user: Self.wireUser(user), created: created)
+                expiresAt: issued.expiresAt, refreshExpiresAt: refreshExpiresAt, user: Self.wireUser(user),
+                created: created)
         }
         return .json(status: status, bytes: body.jsonBytes(), headers: headers)
     }

@@ -37,8 +37,10 @@ struct AccessTokenIssuer: Sendable {
         self.signer = keys.signer(header: .standard(type: "at+jwt"))
     }
 
-    /// A new access token for `user` in session `sessionID`, and its lifetime in seconds.
-    func issue(for user: Store.User, sessionID: String, now: Date) throws(JWTError) -> (token: String, expiresIn: Int) {
+    /// A new access token for `user` in session `sessionID`, its lifetime in seconds, and its `exp` (Unix seconds).
+    func issue(for user: Store.User, sessionID: String, now: Date) throws(JWTError) -> (
+        token: String, expiresIn: Int, expiresAt: Int64
+    ) {
         let issuedAt = Int64(now.timeIntervalSince1970)
         var claims: JWTClaims = [
             "iss": .string(issuer),
@@ -54,7 +56,7 @@ struct AccessTokenIssuer: Sendable {
         if let email = user.email { claims["email"] = .string(email) }
         claims["role"] = .string(user.role)
         claims["tenantId"] = user.tenantID.map(JSONValue.string) ?? .null
-        return (try signer.sign(claims), Int(lifetime))
+        return (try signer.sign(claims), Int(lifetime), issuedAt + lifetime)
     }
 
     /// The claims of a valid token.

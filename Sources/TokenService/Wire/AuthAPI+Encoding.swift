@@ -6,11 +6,12 @@ import StrictJSON
 // `tenantId`, which is always present, `null` when absent), without its cost (it was 5 % of a refresh's CPU).
 
 extension TokenResponse {
-    /// The body of a 200 answer to login, refresh and ID-token sign-in (`created` last, when set).
+    /// The body of a 200 answer to login, refresh, ID-token sign-in and `/auth/token`: the tokens (bearer mode),
+    /// `expiresIn`, then `expiresAt` and `refreshExpiresAt` when set, `user`, and `created` last, when set.
     public func jsonBytes() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(
-            160 + (accessToken?.utf8.count ?? 0) + (refreshToken?.utf8.count ?? 0)
+            200 + (accessToken?.utf8.count ?? 0) + (refreshToken?.utf8.count ?? 0)
                 + (user.email?.utf8.count ?? 0))
         output.append(UInt8(ascii: "{"))
         // Every optional member is followed by another: `expiresIn` and `user` are always present.
@@ -31,6 +32,14 @@ extension TokenResponse {
         }
         output.append(contentsOf: #""expiresIn":"#.utf8)
         JSONNumber.append(expiresIn, to: &output)
+        if let expiresAt {
+            output.append(contentsOf: #","expiresAt":"#.utf8)
+            JSONNumber.append(expiresAt, to: &output)
+        }
+        if let refreshExpiresAt {
+            output.append(contentsOf: #","refreshExpiresAt":"#.utf8)
+            JSONNumber.append(refreshExpiresAt, to: &output)
+        }
         output.append(contentsOf: #","user":"#.utf8)
         user.appendJSON(to: &output)
         if let created { output.append(contentsOf: (created ? #","created":true"# : #","created":false"#).utf8) }

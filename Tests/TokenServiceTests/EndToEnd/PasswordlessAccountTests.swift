@@ -124,7 +124,7 @@ struct PasswordlessAccountTests {
         let now = Date()
         let user = Store.User(
             id: "u-anon", email: nil, passwordHash: nil, role: "user", tenantID: nil, disabledAt: nil, createdAt: now)
-        let (token, _) = try issuer.issue(for: user, sessionID: "s-1", now: now)
+        let token = try issuer.issue(for: user, sessionID: "s-1", now: now).token
         let claims = try Self.payload(token)
         #expect(claims["email"] == nil)
         #expect(claims["sub"] as? String == "u-anon" && claims["role"] as? String == "user")
@@ -133,7 +133,7 @@ struct PasswordlessAccountTests {
         // With an email, the claim is there as before.
         var withEmail = user
         withEmail.email = "ada@example.com"
-        let (other, _) = try issuer.issue(for: withEmail, sessionID: "s-1", now: now)
+        let other = try issuer.issue(for: withEmail, sessionID: "s-1", now: now).token
         #expect(try Self.payload(other)["email"] as? String == "ada@example.com")
         #expect(try issuer.verify(other, now: now).email == "ada@example.com")
     }

@@ -262,7 +262,7 @@ struct IDTokenSignInTests {
         }
     }
 
-    @Test("the cookie strategy sets the session cookies and answers {expiresIn, user, created} without tokens")
+    @Test("the cookie strategy sets the session cookies and answers without tokens, with expiresAt and created")
     func cookieStrategy() async throws {
         try await withIdentityProvider { server, _ in
             let response = try await server.request(
@@ -270,7 +270,7 @@ struct IDTokenSignInTests {
                 json: Provider.body(try Provider.token(subject: Self.subject())))
             #expect(response.status == 200)
             let body = try response.object()
-            #expect(Set(body.keys) == ["expiresIn", "user", "created"])
+            #expect(Set(body.keys) == ["expiresIn", "expiresAt", "refreshExpiresAt", "user", "created"])
             #expect(body["created"] as? Bool == true)
             let cookies = response.headers["set-cookie"] ?? ""
             #expect(cookies.contains("access_token="))
