@@ -22,12 +22,13 @@ import PrivateFiles
 public struct FileTokenStore: TokenStore {
     /// The JSON file.
     public let url: URL
-    /// How long ``lock()`` waits for another holder of the lock before it gives up, in seconds.
+    /// How long ``lock()`` waits for another holder of the lock before it gives up, in seconds: by default 15, longer
+    /// than a holder's refresh can take (``AuthSession`` tries twice within its 5 s `refreshTimeout`).
     public let lockTimeout: TimeInterval
 
     /// Creates a store for the file at `url` (created on the first save) whose ``lock()`` waits up to
     /// `lockTimeout` seconds.
-    public init(url: URL, lockTimeout: TimeInterval = 10) {
+    public init(url: URL, lockTimeout: TimeInterval = 15) {
         self.url = url
         self.lockTimeout = lockTimeout
     }
