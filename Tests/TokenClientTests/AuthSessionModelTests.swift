@@ -1,0 +1,125 @@
+#if canImport(Observation)
+    import AuthAPI
+    import Foundation
+    import Observation
+    import Testing
+    import TokenClient
+    import TokenClientTesting
+
+    @Suite("AuthSessionModel", .timeLimit(.minutes(1)))
+    @MainActor
+    struct AuthSessionModelTests {
+        let clock = TestClock()
+        let server: FakeAuthServer
+        let store = InMemoryTokenStore()
+        let session: AuthSession
+
+        init() throws {
+            server = FakeAuthServer(clock: clock)
+            session = AuthSession(
+                baseURL: try #require(URL(string: "https://api.example.test/")),
+                transport: server,
+                store: store,
+                now: clock.closure
+            )
+        }
+
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+        @Test("a model made for a signed-out session says signed out, with no user and no event")
+        func startsSignedOut() {
+            let model = AuthSessionModel(session: session)
+            #expect(model.state == .signedOut)
+            #expect(model.user == nil)
+            #expect(model.lastEvent == nil)
+        }
+
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+        @Test("a model made for a restored session says signed in with its user before any update arrives")
+        func startsFromTheSnapshot() throws {
+            store.save(
+                StoredTokens(
+                    accessToken: "access-0", refreshToken: "refresh-0",
+                    accessTokenExpiresAt: clock.now.addingTimeInterval(900), user: FakeAuthServer.user))
+            let restored = AuthSession(
+                baseURL: try #require(URL(string: "https://api.example.test/")), transport: server, store: store,
+                now: clock.closure)
+            let model = AuthSessionModel(session: restored)
+            #expect(model.state == .signedIn(FakeAuthServer.user))
+            #expect(model.user == FakeAuthServer.user)
+        }
+
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+        @Test("after a login the model says signed in with the user, and the last event is the sign-in")
+        func loginSignsTheModelIn() async throws {
+            let model = AuthSessionModel(session: session)
+            let user = try await model.login(email: FakeAuthServer.email, password: FakeAuthServer.password)
+            #expect(user == FakeAuthServer.user)
+            await until(model) { $0.state == .signedIn(FakeAuthServer.user) && $0.lastEvent != nil }
+            #expect(model.user == FakeAuthServer.user)
+            #expect(model.lastEvent == .signedIn(FakeAuthServer.user))
+        }
+
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+        @Test("after a logout the model says signed out, with no user, and the last event is a sign-out by the user")
+        func logoutSignsTheModelOut() async throws {
+            let model = AuthSessionModel(session: session)
+            try await model.login(email: FakeAuthServer.email, password: FakeAuthServer.password)
+            await until(model) { $0.state == .signedIn(FakeAuthServer.user) }
+            try await model.logout(scope: .local)
+            await until(model) { $0.state == .signedOut && $0.lastEvent == .signedOut(reason: .userAction) }
+            #expect(model.user == nil)
+            #expect(server.count("/auth/logout") == 1)
+        }
+
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+        @Test("a login straight on the session reaches the model too")
+        func followsTheSession() async throws {
+            let model = AuthSessionModel(session: session)
+            try await session.login(email: FakeAuthServer.email, password: FakeAuthServer.password)
+            await until(model) { $0.state == .signedIn(FakeAuthServer.user) }
+            #expect(model.user == FakeAuthServer.user)
+        }
+
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+        @Test("a stopped model keeps its last values while a model still following sees the sign-in")
+        func stopEndsTheUpdates() async throws {
+            let stopped = AuthSessionModel(session: session)
+            stopped.stop()
+            let following = AuthSessionModel(session: session)
+            try await following.login(email: FakeAuthServer.email, password: FakeAuthServer.password)
+            await until(following) { $0.state == .signedIn(FakeAuthServer.user) && $0.lastEvent != nil }
+            #expect(stopped.state == .signedOut)
+            #expect(stopped.user == nil)
+            #expect(stopped.lastEvent == nil)
+        }
+
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+        @Test("a model nobody holds is released, though its session lives on and keeps publishing")
+        func releasedWithoutTheSession() async throws {
+            var model: AuthSessionModel? = AuthSessionModel(session: session)
+            weak let released = model
+            try await model?.login(email: FakeAuthServer.email, password: FakeAuthServer.password)
+            model = nil
+            #expect(released == nil)
+            try await session.logout(scope: .local)
+            #expect(await session.state == .signedOut)
+        }
+
+        /// Waits until `condition` holds for `model`, waking on each change of a property it reads (no polling,
+        /// no sleeps); the suite's time limit ends a wait that never comes true.
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+        private func until(
+            _ model: AuthSessionModel, _ condition: @escaping @MainActor (AuthSessionModel) -> Bool
+        ) async {
+            while !condition(model) {
+                await withCheckedContinuation { (changed: CheckedContinuation<Void, Never>) in
+                    withObservationTracking {
+                        _ = condition(model)
+                    } onChange: {
+                        changed.resume()
+                    }
+                }
+            }
+        }
+    }
+#endif
