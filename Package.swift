@@ -98,6 +98,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "TokenClient", dependencies: ["AuthAPI", "PrivateFiles"], swiftSettings: swiftSettings),
+        // The README's "TokenClient on iOS" examples, compiled so they cannot rot (scripts/check-readme-examples.py
+        // keeps the README's blocks identical to them); never shipped.
+        .target(
+            name: "TokenClientExamples", dependencies: ["TokenClient", "AuthAPI"], path: "Examples/TokenClientExamples",
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "tokenvend",
             dependencies: [
