@@ -26,10 +26,10 @@ release: deps
 	$(SWIFT) build -c release
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Examples
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Examples
 
 lint-container:
 	scripts/lint-container.sh
@@ -54,6 +54,8 @@ test: deps lint lint-container
 	python3 scripts/check-apple-portability.py --self-test
 	python3 scripts/check-apple-portability.py
 	$(SWIFT) build --build-tests
+	python3 scripts/check-readme-examples.py --self-test
+	python3 scripts/check-readme-examples.py
 	scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel
 	TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel --filter '$(POSTGRES_END_TO_END)'
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" python3 scripts/check-openapi.py
