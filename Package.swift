@@ -172,6 +172,11 @@ let package = Package(
             name: "TokenClientTests", dependencies: ["TokenClient", "AuthAPI", "TokenClientTesting"],
             swiftSettings: swiftSettings),
         .testTarget(name: "AuthAPITests", dependencies: ["AuthAPI"], swiftSettings: swiftSettings),
+        // The README's examples run against the client's fake server (the SDKs' own types are stand-ins here).
+        .testTarget(
+            name: "TokenClientExamplesTests",
+            dependencies: ["TokenClientExamples", "TokenClient", "AuthAPI", "TokenClientTesting"],
+            swiftSettings: swiftSettings),
         // TokenClient against a real in-process TokenServer.
         .testTarget(
             name: "TokenClientEndToEndTests",
