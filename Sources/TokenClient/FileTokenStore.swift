@@ -48,12 +48,7 @@ public struct FileTokenStore: TokenStore {
     /// Atomically replaces the file with `tokens`, mode 0600.
     /// - Throws: ``TokenClientError/storage(_:)`` when the file cannot be written.
     public func save(_ tokens: StoredTokens) throws {
-        let data: Data
-        do {
-            data = try tokens.storageJSON()
-        } catch {
-            throw TokenClientError.storage("cannot encode tokens")
-        }
+        let data = try tokens.storageJSON()
         do {
             try PrivateFile.writeAtomically(data, to: url.path)
         } catch {

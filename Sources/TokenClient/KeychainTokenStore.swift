@@ -56,12 +56,7 @@ public struct KeychainTokenStore: TokenStore {
     /// - Throws: ``TokenClientError/storageLocked`` before the first unlock (the item is left as it was);
     ///   ``TokenClientError/storage(_:)`` with the `OSStatus` of any other failure.
     public func save(_ tokens: StoredTokens) throws {
-        let data: Data
-        do {
-            data = try tokens.storageJSON()
-        } catch {
-            throw TokenClientError.storage("cannot encode tokens")
-        }
+        let data = try tokens.storageJSON()
         var status = backend.update(item, data: data)
         if status == KeychainStatus.itemNotFound {
             status = backend.add(item, data: data, accessibility: accessibility)

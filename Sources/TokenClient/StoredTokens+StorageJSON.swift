@@ -4,11 +4,16 @@ import Foundation
 /// seconds since 1970 and keys sorted, so the same tokens are the same bytes wherever they are stored.
 extension StoredTokens {
     /// The tokens as stored.
-    func storageJSON() throws -> Data {
+    /// - Throws: ``TokenClientError/storage(_:)`` when they cannot be encoded.
+    func storageJSON() throws(TokenClientError) -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(self)
+        do {
+            return try encoder.encode(self)
+        } catch {
+            throw .storage("cannot encode tokens")
+        }
     }
 
     /// Decodes what ``storageJSON()`` wrote.
