@@ -62,7 +62,8 @@ extension AuthSession {
     nonisolated static func retryWhileLocked(_ session: AuthSession, every interval: TimeInterval) {
         Task { [weak session] in
             while true {
-                try? await Task.sleep(nanoseconds: UInt64(max(0.01, interval) * 1_000_000_000))
+                let bounded = interval.isFinite ? min(max(0.01, interval), 86_400) : 86_400
+                try? await Task.sleep(nanoseconds: UInt64(bounded * 1_000_000_000))
                 guard let session else { return }
                 if await session.lockedRetryFinished() { return }
             }

@@ -20,7 +20,8 @@ enum Deadline {
                 answer.withLock { $0 = continuation }
                 timer.withLock {
                     $0 = Task {
-                        try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                        let bounded = seconds.isFinite ? min(max(0, seconds), 86_400) : 86_400
+                        try? await Task.sleep(nanoseconds: UInt64(bounded * 1_000_000_000))
                         guard !Task.isCancelled, let waiting = take(answer) else { return }
                         work.cancel()
                         waiting.resume(throwing: TokenClientError.transport("no answer within \(seconds) s"))

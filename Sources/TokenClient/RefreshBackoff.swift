@@ -14,6 +14,8 @@ struct RefreshBackoff: Sendable {
 
     /// The longest wait, whatever the count (a `Retry-After` may ask for more and gets it).
     static let maximumWait: TimeInterval = 60
+    /// The longest `Retry-After` honoured.
+    static let maximumRetryAfter: TimeInterval = 3600
 
     /// The backoff after one more failure at `now`, honouring `retryAfter` seconds when the server sent it.
     static func after(
@@ -21,7 +23,10 @@ struct RefreshBackoff: Sendable {
     ) -> RefreshBackoff {
         let failures = (previous?.failures ?? 0) + 1
         let doubling = min(maximumWait, pow(2, Double(min(failures - 1, 16))))
-        let wait = max(doubling, retryAfter ?? 0)
+        // A `Retry-After` counts up to an hour: "inf", "nan" or a year from a broken proxy must not stop refreshes
+        // until the app restarts.
+        let asked = retryAfter.flatMap { $0.isFinite ? min($0, maximumRetryAfter) : nil } ?? 0
+        let wait = max(doubling, asked)
         return RefreshBackoff(failures: failures, until: now.addingTimeInterval(wait), error: error)
     }
 }
