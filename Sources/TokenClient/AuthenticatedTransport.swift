@@ -12,7 +12,9 @@ public protocol AuthenticatedTransport: Sendable {
     /// The API root that paths such as `auth/me` are resolved against.
     var baseURL: URL { get }
 
-    /// Sends `request` with the user's credentials and returns any answer but an authentication failure.
+    /// Sends `request` with the user's credentials and returns any answer but a refusal of those credentials (for
+    /// ``AuthSession``: a 401 with `WWW-Authenticate: Bearer … error="invalid_token"`; another 401, from a proxy or
+    /// a captive portal, is returned as is).
     /// - Throws: ``TokenClientError/signedOut`` without a session, ``TokenClientError/server(status:body:)``
     ///   for a 401 that renewing the credentials did not cure, ``TokenClientError/transport(_:)``.
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
