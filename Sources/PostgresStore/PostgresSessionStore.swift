@@ -152,6 +152,9 @@ public struct PostgresSessionStore: SessionStoring {
         return try rows[0].first.map(Self.session)
     }
 
+    /// Deletes at most `limit` sessions that stopped being usable before `cutoff`. There is no index on the end
+    /// (schema step 6 dropped it so rotations are HOT updates): each batch reads the table until it has `limit`
+    /// rows, which the periodic purge can afford and the refresh path no longer pays for.
     @discardableResult
     public func purgeBatch(endedBefore cutoff: Date, limit: Int) async throws(StoreError) -> Int {
         let rows = try await context.write([
