@@ -54,13 +54,8 @@ extension AuthSession {
     private func tell(_ logout: PendingLogout) async throws {
         var request = logoutRequest(refreshToken: logout.refreshToken, scope: logout.scope)
         if let access = logout.accessToken { request = authorized(request, access) }
-        request.timeoutInterval = refreshTimeout
-        let transport = self.transport
-        let sent = request
         do {
-            let (data, response) = try await Deadline.run(seconds: refreshTimeout) {
-                try await WireCoding.exchange(transport, sent)
-            }
+            let (data, response) = try await exchangeWithinRefreshTimeout(request)
             if response.statusCode == 401 { return }
             if response.statusCode >= 500 || response.statusCode == 429 { keep(logout) }
             try WireCoding.requireSuccess(data: data, response: response)

@@ -162,15 +162,10 @@ extension AuthSession {
     private func exchangeRefresh(_ refreshToken: String) async -> RefreshOutcome {
         var request = makeRequest("POST", "auth/refresh", body: RefreshRequest(refreshToken: refreshToken))
         request.setValue(AuthStrategy.bearer.rawValue, forHTTPHeaderField: HeaderName.authStrategy)
-        request.timeoutInterval = refreshTimeout
-        let transport = self.transport
-        let sent = request
         let data: Data
         let response: HTTPURLResponse
         do {
-            (data, response) = try await Deadline.run(seconds: refreshTimeout) {
-                try await WireCoding.exchange(transport, sent)
-            }
+            (data, response) = try await exchangeWithinRefreshTimeout(request)
         } catch let error as TokenClientError {
             return .failed(error, retryAfter: nil, counts: true)
         } catch {

@@ -228,6 +228,16 @@ public actor AuthSession: AuthenticatedTransport {
             && BearerChallenge.isInvalidToken(response.value(forHTTPHeaderField: "WWW-Authenticate"))
     }
 
+    /// Sends `request` (a refresh or a logout) without credentials of its own, within ``refreshTimeout``: set as
+    /// `URLRequest.timeoutInterval` and enforced by ``Deadline`` whatever the transport does.
+    func exchangeWithinRefreshTimeout(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        request.timeoutInterval = refreshTimeout
+        let transport = self.transport
+        let sent = request
+        return try await Deadline.run(seconds: refreshTimeout) { try await WireCoding.exchange(transport, sent) }
+    }
+
     func authorized(_ request: URLRequest, _ accessToken: String) -> URLRequest {
         var request = request
         request.setValue("Bearer \(accessToken)", forHTTPHeaderField: HeaderName.authorization)
