@@ -35,9 +35,9 @@ extension AuthSession {
         signOutLocally(reason: .userAction)
         // The refresh token in the body identifies the session; an access token known to be expired would only
         // earn a 401.
-        let accessExpired = current.accessTokenExpiresAt.map { now() >= $0 } ?? false
         let logout = PendingLogout(
-            refreshToken: current.refreshToken, accessToken: accessExpired ? nil : current.accessToken, scope: scope)
+            refreshToken: current.refreshToken,
+            accessToken: hasPassed(current.accessTokenExpiresAt) ? nil : current.accessToken, scope: scope)
         try await tell(logout)
     }
 

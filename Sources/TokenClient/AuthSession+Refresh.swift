@@ -84,7 +84,7 @@ extension AuthSession {
             lock = try await store.lock()
         } catch {
             restoreState()
-            throw error as? TokenClientError ?? .storage(String(describing: error))
+            throw TokenClientError.storage(from: error)
         }
         defer { lock.release() }
         guard generation == startedIn, let held = tokens else { return try currentOrSignedOut() }
@@ -92,8 +92,7 @@ extension AuthSession {
         if let adopted = adoptNewerPair(than: presented) {
             // Newer than the pair this refresh started from: served while its access token has not expired (the
             // leeway is for starting refreshes early, not for refusing a pair another process just got).
-            let expired = adopted.accessTokenExpiresAt.map { now() >= $0 } ?? false
-            if !expired, adopted.accessToken != stale { return adopted }
+            if !hasPassed(adopted.accessTokenExpiresAt), adopted.accessToken != stale { return adopted }
             presented = adopted
         }
         if let backoff, now() < backoff.until {
@@ -118,8 +117,7 @@ extension AuthSession {
         case .refused:
             // Another process may have refreshed with this token first: its pair is in the store.
             if let adopted = adoptNewerPair(than: presented) { return adopted }
-            let expired = presented.refreshTokenExpiresAt.map { now() >= $0 } ?? false
-            signOutLocally(reason: expired ? .expired : .revoked)
+            signOutLocally(reason: hasPassed(presented.refreshTokenExpiresAt) ? .expired : .revoked)
             throw TokenClientError.signedOut
         case .failed(let failure, let retryAfter, let counts):
             if counts { backoff = .after(backoff, error: failure, retryAfter: retryAfter, now: now()) }
@@ -149,9 +147,7 @@ extension AuthSession {
         if stored.user?.id != presented.user?.id {
             adoptSignIn(stored)
         } else {
-            tokens = stored
-            generationAccessTokens.append(stored.accessToken)
-            pendingSave = nil
+            hold(stored)
             publish(.signedIn(stored.user))
             emit(.refreshed)
         }

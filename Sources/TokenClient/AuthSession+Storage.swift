@@ -33,7 +33,7 @@ extension AuthSession {
         do {
             loaded = try store.load()
         } catch {
-            lastStorageError = error as? TokenClientError ?? .storage(String(describing: error))
+            lastStorageError = TokenClientError.storage(from: error)
             return false
         }
         lastStorageError = nil
@@ -41,8 +41,7 @@ extension AuthSession {
             publish(.signedOut)
             return true
         }
-        tokens = loaded
-        generationAccessTokens = [loaded.accessToken]
+        hold(loaded)
         publish(.signedIn(loaded.user))
         emit(.signedIn(loaded.user))
         return true

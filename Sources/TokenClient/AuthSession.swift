@@ -105,7 +105,7 @@ public actor AuthSession: AuthenticatedTransport {
             loaded = try store.load()
         } catch {
             locked = true
-            self.lastStorageError = error as? TokenClientError ?? .storage(String(describing: error))
+            self.lastStorageError = TokenClientError.storage(from: error)
         }
         let state: SessionState = locked ? .locked : loaded.map { .signedIn($0.user) } ?? .signedOut
         self.tokens = loaded
@@ -277,11 +277,22 @@ public actor AuthSession: AuthenticatedTransport {
     /// Holds and persists `new`, and publishes ``SessionState/signedIn(_:)``. A failed save keeps `new` in memory,
     /// publishes ``SessionEvent/saveFailed(_:)`` and is retried by the next call.
     func replaceTokens(_ new: StoredTokens) {
+        hold(new)
+        save(new)
+        publish(.signedIn(new.user))
+    }
+
+    /// Makes `new` the session's pair in memory and remembers its access token as one of this generation's (the
+    /// newest 16). Every way a pair arrives goes through here: a login, a refresh, the store.
+    func hold(_ new: StoredTokens) {
         tokens = new
         generationAccessTokens.append(new.accessToken)
         if generationAccessTokens.count > 16 { generationAccessTokens.removeFirst() }
-        save(new)
-        publish(.signedIn(new.user))
+    }
+
+    /// True when `date` is known and has passed on the session's clock (an unknown expiry never has).
+    func hasPassed(_ date: Date?) -> Bool {
+        date.map { now() >= $0 } ?? false
     }
 
     /// Writes `tokens`; on failure remembers them for ``retryPendingSave()`` and announces it.
@@ -290,7 +301,7 @@ public actor AuthSession: AuthenticatedTransport {
             try store.save(tokens)
             pendingSave = nil
         } catch {
-            let failure = error as? TokenClientError ?? .storage(String(describing: error))
+            let failure = TokenClientError.storage(from: error)
             lastStorageError = failure
             pendingSave = tokens
             emit(.saveFailed(failure))
@@ -309,7 +320,7 @@ public actor AuthSession: AuthenticatedTransport {
         do {
             try store.clear()
         } catch {
-            lastStorageError = error as? TokenClientError ?? .storage(String(describing: error))
+            lastStorageError = TokenClientError.storage(from: error)
         }
         publish(.signedOut)
         emit(.signedOut(reason: reason))

@@ -16,6 +16,11 @@ public enum TokenClientError: Error, Sendable, Equatable {
     /// ``SessionState/locked``, not signed out.
     case storageLocked
 
+    /// `error` itself when a store threw a ``TokenClientError``, else ``storage(_:)`` describing it.
+    static func storage(from error: any Error) -> TokenClientError {
+        error as? TokenClientError ?? .storage(String(describing: error))
+    }
+
     /// The API error code when this is a server error with a body.
     public var code: ErrorCode? {
         if case .server(_, let body) = self { return body?.error }
