@@ -1,3 +1,4 @@
+import AuthAPI
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -26,7 +27,7 @@ extension AuthSession {
     /// - Throws: what a refresh throws (``TokenClientError/signedOut`` when the refresh token was refused).
     public func handleRejection(of request: URLRequest, response: HTTPURLResponse) async throws -> URLRequest? {
         guard origins.trusts(request.url), Self.isTokenRejection(response), request.httpBodyStream == nil,
-            let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer ")
+            let header = request.value(forHTTPHeaderField: HeaderName.authorization), header.hasPrefix("Bearer ")
         else { return nil }
         let sent = String(header.dropFirst("Bearer ".count))
         guard generationAccessTokens.contains(sent) else { return nil }

@@ -170,7 +170,7 @@ extension AuthSession {
         let body = WireCoding.errorBody(data)
         if body?.error == .invalidGrant { return .refused }
         guard (200..<300).contains(response.statusCode) else {
-            let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { TimeInterval($0) }
+            let retryAfter = WireCoding.retryAfterSeconds(response)
             let status = response.statusCode
             // 5xx and 429 are the server's trouble: back off. Another 4xx (a proxy's 401…) is thrown as is.
             return .failed(

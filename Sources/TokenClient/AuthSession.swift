@@ -225,7 +225,7 @@ public actor AuthSession: AuthenticatedTransport {
     /// True for a 401 whose challenge says the bearer token itself was refused.
     static func isTokenRejection(_ response: HTTPURLResponse) -> Bool {
         response.statusCode == 401
-            && BearerChallenge.isInvalidToken(response.value(forHTTPHeaderField: "WWW-Authenticate"))
+            && BearerChallenge.isInvalidToken(response.value(forHTTPHeaderField: HeaderName.wwwAuthenticate))
     }
 
     /// Sends `request` (a refresh or a logout) without credentials of its own, within ``refreshTimeout``: set as

@@ -59,9 +59,8 @@ final class VendEndpoint<Session: AuthenticatedTransport>: Sendable {
     /// The `Retry-After` delta-seconds of a 429 or 503, clamped to 1…``maximumVendBackoff``.
     private static func retryAfter(_ response: HTTPURLResponse) -> TimeInterval? {
         guard response.statusCode == 429 || response.statusCode == 503,
-            let text = response.value(forHTTPHeaderField: HeaderName.retryAfter),
-            let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0
+            let seconds = WireCoding.retryAfterSeconds(response)
         else { return nil }
-        return min(max(TimeInterval(seconds), 1), maximumVendBackoff)
+        return min(max(seconds, 1), maximumVendBackoff)
     }
 }

@@ -37,6 +37,15 @@ enum WireCoding {
         }
     }
 
+    /// The `Retry-After` delta-seconds of `response` (RFC 9110 §10.2.3: a non-negative integer, surrounding spaces
+    /// allowed), or `nil` when there is none or it is not that (an HTTP-date is not read). Callers bound it.
+    static func retryAfterSeconds(_ response: HTTPURLResponse) -> TimeInterval? {
+        guard let text = response.value(forHTTPHeaderField: HeaderName.retryAfter),
+            let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0
+        else { return nil }
+        return TimeInterval(seconds)
+    }
+
     /// The `{"error", "message"}` body, when `data` is one.
     static func errorBody(_ data: Data) -> ErrorBody? {
         try? JSONDecoder().decode(ErrorBody.self, from: data)
