@@ -9,19 +9,14 @@
     @Suite("AuthSessionModel", .timeLimit(.minutes(1)))
     @MainActor
     struct AuthSessionModelTests {
-        let clock = TestClock()
-        let server: FakeAuthServer
         let store = InMemoryTokenStore()
-        let session: AuthSession
+        let fixture: SessionFixture
+        var clock: TestClock { fixture.clock }
+        var server: FakeAuthServer { fixture.server }
+        var session: AuthSession { fixture.session }
 
-        init() throws {
-            server = FakeAuthServer(clock: clock)
-            session = AuthSession(
-                baseURL: try #require(URL(string: "https://api.example.test/")),
-                transport: server,
-                store: store,
-                now: clock.closure
-            )
+        init() {
+            fixture = SessionFixture(store: store)
         }
 
         @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
