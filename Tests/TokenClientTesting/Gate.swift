@@ -7,28 +7,10 @@ public actor Gate {
     private var arrivals = 0
     private var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    /// Called by the fake server: records the arrival, then suspends until ``open()``.
-    public func pass() async {
-        arrivals += 1
-        let ready = arrivalWaiters.filter { $0.count <= arrivals }
-        arrivalWaiters.removeAll { $0.count <= arrivals }
-        for waiter in ready { waiter.continuation.resume() }
-        if isOpen { return }
-        nextTicket += 1
-        let ticket = nextTicket
-        await withCheckedContinuation { waiting[ticket] = $0 }
-    }
-
-    /// Like ``pass()``, but gives up when the calling task is cancelled, as `URLSession` does: a request held
-    /// here then throws `CancellationError` instead of waiting for ``open()``.
+    /// Called by the fake server: records the arrival, then suspends until ``open()``, or gives up when the calling
+    /// task is cancelled, as `URLSession` does: a request held here then throws `CancellationError`.
     public func enter() async throws {
-        arrivals += 1
-        let ready = arrivalWaiters.filter { $0.count <= arrivals }
-        arrivalWaiters.removeAll { $0.count <= arrivals }
-        for waiter in ready { waiter.continuation.resume() }
-        if isOpen { return }
-        nextTicket += 1
-        let ticket = nextTicket
+        guard let ticket = arrive() else { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if cancelled.remove(ticket) != nil {
@@ -41,6 +23,17 @@ public actor Gate {
             Task { await self.cancel(ticket) }
         }
         try Task.checkCancellation()
+    }
+
+    /// Records an arrival and wakes the tests waiting for it; the ticket to wait under, or nil when the gate is open.
+    private func arrive() -> UInt64? {
+        arrivals += 1
+        let ready = arrivalWaiters.filter { $0.count <= arrivals }
+        arrivalWaiters.removeAll { $0.count <= arrivals }
+        for waiter in ready { waiter.continuation.resume() }
+        if isOpen { return nil }
+        nextTicket += 1
+        return nextTicket
     }
 
     private func cancel(_ ticket: UInt64) {
