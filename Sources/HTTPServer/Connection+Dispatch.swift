@@ -91,7 +91,8 @@ extension Connection {
             omitBody: head.method == .head)
         logAccess(
             method: head.method.rawValue, path: head.path, status: response.status, requestID: context.requestID,
-            clientAddress: context.clientAddress, metadata: context.accessLogMetadata, route: context.route)
+            clientAddress: context.clientAddress, metadata: context.accessLogMetadata, route: context.route,
+            writesLine: context.logsSuccessfulAccess || response.status.code >= 400)
         if !keepAlive { closeAfterWrite = true }
         machine.responseQueued(now: loop.now, bufferedBytes: parser.bufferedByteCount > 0)
     }
@@ -107,24 +108,24 @@ extension Connection {
         logAccess(
             method: head?.method.rawValue ?? "-", path: head?.path ?? "-", status: error.status,
             requestID: requestID, clientAddress: head.flatMap(clientAddress(for:)) ?? peerAddress, metadata: [:],
-            route: nil)
+            route: nil, writesLine: true)
         closeAfterWrite = true
         lingerAfterWrite = true
     }
 
     /// Reports the request to the observer and writes its access line: `client.address`, `http.duration_ms`,
     /// `http.method`, `http.path`, `http.status`, `request.id` and the handler's `metadata` (a field of the
-    /// server's wins over a handler key of the same name).
+    /// server's wins over a handler key of the same name). `writesLine` false reports the request only.
     private func logAccess(
         method: String, path: String, status: HTTPStatus, requestID: String, clientAddress: IPAddress?,
-        metadata: Logger.Metadata, route: String?
+        metadata: Logger.Metadata, route: String?, writesLine: Bool
     ) {
         let micros = (loop.now &- headStartedAt) / 1000
         if let observer = loop.observer {
             observer(CompletedRequest(method: method, route: route, status: status, durationMicroseconds: micros))
         }
         let logger = loop.logger
-        guard logger.logLevel <= .info else { return }
+        guard writesLine, logger.logLevel <= .info else { return }
         if let handler = loop.sortedFieldsHandler {
             let line = AccessLine(
                 method: method, path: path, status: UInt16(clamping: status.code), requestID: requestID,

@@ -15,6 +15,10 @@ public final class RequestContext: @unchecked Sendable {
     public internal(set) var route: String?
     /// The client's address (`HTTPRequest.clientAddress`), also written to the access line as `client.address`.
     public internal(set) var clientAddress: IPAddress?
+    /// Whether the access line is written when the response succeeds (status below 400). Default: true. A handler
+    /// of frequent requests nobody reads one by one, such as a health probe, sets it to false; a response of 400 or
+    /// above is always written, and the server's observer (the request metrics) sees every request either way.
+    public var logsSuccessfulAccess = true
     let baseLogger: Logger
 
     init(requestID: String, logger: Logger) {

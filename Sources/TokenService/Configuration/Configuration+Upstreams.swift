@@ -30,6 +30,10 @@ extension TokenServiceConfiguration {
         public var level: Logger.Level = .info
         /// Line format. Default: ``Format/json``.
         public var format: Format = .json
+        /// Whether a successful `/healthz` or `/readyz` gets an access line. Default: false: probes arrive every
+        /// few seconds from every kubelet and load balancer, and `tokenvend_http_requests_total` counts them
+        /// anyway; a probe answered 400 or above is always logged.
+        public var healthChecks = false
 
         /// The defaults.
         public init() {}

@@ -66,6 +66,7 @@ extension ConfigurationKey {
             .init("vendors", .vendors),
             .init("log.level", .choice(Logger.Level.allCases.map(\.rawValue))),
             .init("log.format", .choice(TokenServiceConfiguration.Log.Format.allCases.map(\.rawValue))),
+            .init("log.healthChecks", .boolean),
         ]
     }
 }

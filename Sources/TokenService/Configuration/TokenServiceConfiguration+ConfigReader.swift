@@ -42,6 +42,7 @@ extension TokenServiceConfiguration {
         publicURL = reader.optionalString(forKey: "server.publicURL")
         log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
         log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format
+        log.healthChecks = reader.bool(forKey: "log.healthChecks") ?? log.healthChecks
     }
 }
 

@@ -10,11 +10,17 @@ extension Components {
         let vending = self.vending
         let metrics = self.metrics
         let discovery = self.discovery
-        router.get("/healthz") { _, _ in .json(bytes: Self.healthy) }
+        let logsProbes = logsHealthChecks
+        // A probe that succeeds writes no access line unless `log.healthChecks` (the metrics count it either way).
+        router.get("/healthz") { _, context in
+            context.logsSuccessfulAccess = logsProbes
+            return .json(bytes: Self.healthy)
+        }
         // The ping is bounded by the backend's deadlines (PostgreSQL: the connect and query timeouts), so a
         // database that went away answers 503 rather than hanging; the next probe tries again, so readiness
         // comes back by itself once the pool reconnects.
-        router.get("/readyz") { _, _ async in
+        router.get("/readyz") { _, context async in
+            context.logsSuccessfulAccess = logsProbes
             do {
                 try await backend.ping()
                 return .json(bytes: Self.ready)

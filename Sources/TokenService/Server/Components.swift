@@ -15,6 +15,8 @@ struct Components: Sendable {
     let metrics: ServiceMetrics
     /// The published keys and the discovery document.
     let discovery: KeyDiscovery
+    /// `log.healthChecks`: whether a successful probe gets an access line.
+    let logsHealthChecks: Bool
 
     init(
         configuration: TokenServiceConfiguration, backend: any StoreBackend, metrics: ServiceMetrics, logger: Logger,
@@ -80,6 +82,7 @@ struct Components: Sendable {
             moss: Self.mossCache(configuration.moss, upstream: mossUpstream, metrics: metrics, logger: logger),
             metrics: metrics, now: now)
         self.metrics = metrics
+        logsHealthChecks = configuration.log.healthChecks
     }
 
     /// A limiter shared through the store's counters when it has them (PostgreSQL: every instance counts), else

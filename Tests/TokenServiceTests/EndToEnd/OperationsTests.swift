@@ -22,6 +22,33 @@ struct OperationsTests {
         }
     }
 
+    @Test(
+        "successful probes write no access line by default but are counted; log.healthChecks true logs them",
+        arguments: [false, true])
+    func probeAccessLines(logsHealthChecks: Bool) async throws {
+        let environment = logsHealthChecks ? ["TOKENVEND_LOG_HEALTH_CHECKS": "true"] : [:]
+        try await withTestServer(environment: environment) { server in
+            #expect(server.configuration.log.healthChecks == logsHealthChecks)
+            for _ in 0..<3 { #expect(try await server.request("GET", "/healthz").status == 200) }
+            #expect(try await server.request("GET", "/readyz").status == 200)
+            // A line that is always written, after the probes: once it is in the log, theirs would be too.
+            #expect(try await server.request("GET", "/nope").status == 404)
+            let samples = try PrometheusText.parse(try await server.request("GET", "/metrics").text)
+            #expect(samples[#"tokenvend_http_requests_total{route="/healthz",method="GET",status="200"}"#] == 3)
+            #expect(samples[#"tokenvend_http_requests_total{route="/readyz",method="GET",status="200"}"#] == 1)
+            var logs = server.logs()
+            for _ in 0..<100 where !logs.contains(#""http.path":"/nope""#) {
+                try await Task.sleep(for: .milliseconds(20))
+                logs = server.logs()
+            }
+            #expect(logs.contains(#""http.path":"/nope""#))
+            let probeLines = logs.split(separator: "\n").filter {
+                $0.contains(#""http.path":"/healthz""#) || $0.contains(#""http.path":"/readyz""#)
+            }
+            #expect(probeLines.count == (logsHealthChecks ? 4 : 0))
+        }
+    }
+
     @Test("every response carries X-Request-Id: a sane one is echoed, anything else replaced")
     func requestIDs() async throws {
         try await withTestServer { server in
