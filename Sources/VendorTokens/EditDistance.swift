@@ -1,8 +1,9 @@
-/// Levenshtein distance over UTF-8 bytes, for "did you mean …?" on unknown members.
-enum EditDistance {
+/// Levenshtein distance over UTF-8 bytes, for "did you mean …?" on unknown members here and on unknown
+/// configuration keys and environment variables in TokenService: the project's one edit distance.
+public enum EditDistance {
     /// The candidate closest to `text` ignoring case (the first on a tie); `nil` when none is near enough to be a
     /// likely typo: more than a third of the name's bytes (and more than 2) would have to change.
-    static func closest(to text: String, in candidates: [String]) -> String? {
+    public static func closest(to text: String, in candidates: [String]) -> String? {
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let distance = self.distance(text.lowercased(), candidate.lowercased())
@@ -13,7 +14,7 @@ enum EditDistance {
     }
 
     /// Insertions, deletions and substitutions of bytes that turn `left` into `right`.
-    static func distance(_ left: String, _ right: String) -> Int {
+    public static func distance(_ left: String, _ right: String) -> Int {
         let a = Array(left.utf8)
         let b = Array(right.utf8)
         guard !a.isEmpty else { return b.count }

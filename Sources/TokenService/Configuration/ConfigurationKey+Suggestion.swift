@@ -1,3 +1,5 @@
+import VendorTokens
+
 extension ConfigurationKey {
     /// The key whose environment variable name is closest to `name`, for "did you mean …?" in
     /// ``ConfigurationError/unknownEnvironmentVariable(_:suggestion:)``: the Levenshtein distance to the whole name,
@@ -11,7 +13,7 @@ extension ConfigurationKey {
         for key in keys {
             let last = key.path.split(separator: ".").last.map(String.init) ?? key.path
             let lastName = String(environmentName(for: last).dropFirst(prefix.count))
-            let distance = min(editDistance(name, key.environmentName), editDistance(tail, lastName))
+            let distance = min(EditDistance.distance(name, key.environmentName), EditDistance.distance(tail, lastName))
             if distance < best?.distance ?? .max { best = (key, distance) }
         }
         return best?.key
@@ -29,28 +31,9 @@ extension ConfigurationKey {
     ) -> Candidate? {
         var best: (candidate: Candidate, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(text, name(candidate))
+            let distance = EditDistance.distance(text, name(candidate))
             if distance < best?.distance ?? .max { best = (candidate, distance) }
         }
         return best?.candidate
-    }
-
-    /// The Levenshtein distance between two strings (insertions, deletions and substitutions of bytes).
-    static func editDistance(_ left: String, _ right: String) -> Int {
-        let a = Array(left.utf8)
-        let b = Array(right.utf8)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }
