@@ -49,7 +49,7 @@ extension AuthService {
         do {
             token = try await verifier.verify(body.idToken, nonce: body.nonce, now: now())
         } catch .rejected(let reason) {
-            throw try await rejected(IDTokenRejectionReason(reason))
+            throw try await rejected(.token(reason))
         } catch .providerUnavailable(let retryAfter) {
             metrics.idTokenSignIns.increment(.providerUnavailable)
             context.logger.warning(
@@ -64,7 +64,7 @@ extension AuthService {
         } catch {
             throw Self.mapStore(error)
         }
-        guard firstUse else { throw try await rejected(.replayed) }
+        guard firstUse else { throw try await rejected(.token(.replayed)) }
         guard let (user, outcome) = try await account(for: token), !user.isDisabled else {
             throw try await rejected(.userDisabled)
         }

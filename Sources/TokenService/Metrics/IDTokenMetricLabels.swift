@@ -1,4 +1,4 @@
-import IdentityProviders
+public import IdentityProviders
 
 /// `tokenvend_idtoken_signins_total{result}`: how each `POST /auth/idtoken` that named a configured provider ended.
 public enum IDTokenSignInResult: String, MetricLabel {
@@ -21,46 +21,36 @@ public enum IDTokenSignInResult: String, MetricLabel {
     case providerUnavailable = "provider_unavailable"
 }
 
-/// `tokenvend_idtoken_rejections_total{reason}`: every `IDTokenRejection` of the verifier, plus `user_disabled`
-/// (a valid token for a disabled account, refused with the same 401).
-public enum IDTokenRejectionReason: String, MetricLabel {
-    /// Not a compact JWS, bad base64url or JSON, a claim of the wrong type, or no `sub`.
-    case malformed
-    /// Over `IDTokenVerifier.maximumTokenBytes` (8 KiB).
-    case tooLarge = "too_large"
-    /// `alg` missing or not one of the provider's algorithms (never `none` or HMAC), or not the key's.
-    case algorithm
-    /// No `kid` in the header.
-    case missingKID = "missing_kid"
-    /// A `kid` the provider's key set does not hold, even after a refetch.
-    case unknownKID = "unknown_kid"
-    /// The signature does not verify with the key.
-    case signature
-    /// `iss` is not one of the provider's issuers exactly.
-    case issuer
-    /// `aud` holds none of the provider's audiences.
-    case audience
-    /// `aud` has several entries and `azp` is not one of ours.
-    case azp
-    /// `exp` is past, beyond the 60 s leeway.
-    case expired
-    /// `iat` (or `nbf`) is in the future, beyond the 60 s leeway.
-    case issuedInFuture = "issued_in_future"
-    /// `iat` is older than `identity.maxTokenAgeSeconds`.
-    case tooOld = "too_old"
-    /// The request sent a nonce the token does not carry.
-    case nonceMissing = "nonce_missing"
-    /// The token's nonce does not match the one sent (per the provider's nonce mode).
-    case nonceMismatch = "nonce_mismatch"
-    /// The token carries a nonce the request did not send.
-    case nonceUnexpected = "nonce_unexpected"
-    /// The token (its signed part) was accepted before and is still remembered.
-    case replayed
-    /// A valid token of a disabled user, or whose verified email belongs to a disabled user.
-    case userDisabled = "user_disabled"
+/// `tokenvend_idtoken_rejections_total{reason}`: every `IDTokenRejection` of the verifier under its own label
+/// (`unknown_kid`, `replayed`, …), plus `user_disabled`: a valid token of a disabled user, or whose verified email
+/// belongs to a disabled user, refused with the same 401.
+public enum IDTokenRejectionReason: MetricLabel {
+    /// The verifier refused the token, or (`replayed`) the service had seen it before.
+    case token(IDTokenRejection)
+    /// A valid token of a disabled account.
+    case userDisabled
 
-    /// The label of a verifier's rejection (the same name).
-    init(_ rejection: IDTokenRejection) {
-        self = Self(rawValue: rejection.rawValue) ?? .malformed
+    static let userDisabledLabel = "user_disabled"
+
+    /// Every verifier reason, then `user_disabled`.
+    public static var allCases: [Self] { IDTokenRejection.allCases.map(Self.token) + [.userDisabled] }
+
+    /// The reason a label names; nil for any other text.
+    public init?(rawValue: String) {
+        if rawValue == Self.userDisabledLabel {
+            self = .userDisabled
+        } else if let rejection = IDTokenRejection(rawValue: rawValue) {
+            self = .token(rejection)
+        } else {
+            return nil
+        }
+    }
+
+    /// The label: the verifier's own for `token`.
+    public var rawValue: String {
+        switch self {
+        case .token(let rejection): rejection.label
+        case .userDisabled: Self.userDisabledLabel
+        }
     }
 }

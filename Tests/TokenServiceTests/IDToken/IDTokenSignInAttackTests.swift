@@ -1,6 +1,7 @@
 import Cryptography
 import Foundation
 import HTTPServerTesting
+import IdentityProviders
 import IdentityProvidersTesting
 import StrictJSON
 import Testing
@@ -28,8 +29,8 @@ struct IDTokenSignInAttackTests {
             let second = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
             #expect(second.status == 401)
             #expect(second.errorCode == "invalid_grant")
-            #expect(server.server.metrics.idTokenRejections.value(.replayed) == 1)
-            #expect(server.server.metrics.idTokenRejections.value(.expired) == 0)
+            #expect(server.server.metrics.idTokenRejections.value(.token(.replayed)) == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.token(.expired)) == 0)
         }
     }
 
@@ -44,8 +45,8 @@ struct IDTokenSignInAttackTests {
             let second = try await server.request("POST", "/auth/idtoken", json: Provider.body(twin))
             #expect(second.status == 401)
             #expect(second.errorCode == "invalid_grant")
-            #expect(server.server.metrics.idTokenRejections.value(.replayed) == 1)
-            #expect(server.server.metrics.idTokenRejections.value(.signature) == 0)
+            #expect(server.server.metrics.idTokenRejections.value(.token(.replayed)) == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.token(.signature)) == 0)
         }
     }
 
@@ -80,7 +81,7 @@ struct IDTokenSignInAttackTests {
             let response = try await server.request("POST", "/auth/idtoken", json: Provider.body(unsigned))
             #expect(response.status == 401)
             #expect(response.errorCode == "invalid_grant")
-            #expect(server.server.metrics.idTokenRejections.value(.algorithm) == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.token(.algorithm)) == 1)
             #expect(provider.fetches == 0)
         }
     }
@@ -97,7 +98,7 @@ struct IDTokenSignInAttackTests {
             let response = try await server.request("POST", "/auth/idtoken", json: Provider.body(forged))
             #expect(response.status == 401)
             #expect(response.errorCode == "invalid_grant")
-            #expect(server.server.metrics.idTokenRejections.value(.algorithm) == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.token(.algorithm)) == 1)
             #expect(provider.fetches == 0)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServerTesting
+import IdentityProviders
 import Testing
 import TokenService
 import TokenServiceTesting
@@ -196,7 +197,7 @@ struct IDTokenSignInTests {
             #expect(second.status == 401)
             #expect(second.errorCode == "invalid_grant")
             #expect(second.headers["www-authenticate"] == #"Bearer realm="tokenvend""#)
-            #expect(server.server.metrics.idTokenRejections.value(.replayed) == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.token(.replayed)) == 1)
             let logs = server.logs()
             #expect(logs.contains(#""reason":"replayed""#))
             #expect(!logs.contains(token))
@@ -215,9 +216,9 @@ struct IDTokenSignInTests {
             ]
             #expect(responses.map(\.status) == [401, 401, 401])
             #expect(Set(responses.map(\.text)).count == 1)
-            #expect(server.server.metrics.idTokenRejections.value(.audience) == 1)
-            #expect(server.server.metrics.idTokenRejections.value(.nonceMismatch) == 1)
-            #expect(server.server.metrics.idTokenRejections.value(.malformed) == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.token(.audience)) == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.token(.nonceMismatch)) == 1)
+            #expect(server.server.metrics.idTokenRejections.value(.token(.malformed)) == 1)
         }
     }
 

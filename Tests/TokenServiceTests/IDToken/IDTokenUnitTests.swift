@@ -9,12 +9,18 @@ import Testing
 @testable import TokenService
 
 @Suite struct IDTokenWiringTests {
-    @Test("every verifier rejection has a metric label of the same name")
+    @Test("every verifier rejection has a metric label of the same name, and every label reads back as its reason")
     func rejectionLabels() {
         for rejection in IDTokenRejection.allCases {
-            #expect(IDTokenRejectionReason(rejection).rawValue == rejection.rawValue)
+            #expect(IDTokenRejectionReason.token(rejection).rawValue == rejection.rawValue)
         }
         #expect(IDTokenRejectionReason.allCases.count == IDTokenRejection.allCases.count + 1)
+        #expect(IDTokenRejectionReason.userDisabled.rawValue == "user_disabled")
+        for reason in IDTokenRejectionReason.allCases {
+            #expect(IDTokenRejectionReason(rawValue: reason.rawValue) == reason)
+        }
+        #expect(Set(IDTokenRejectionReason.allCases.map(\.rawValue)).count == IDTokenRejectionReason.allCases.count)
+        #expect(IDTokenRejectionReason(rawValue: "not_a_reason") == nil)
     }
 
     @Test("the configuration's presets are the verifier's presets")
