@@ -18,7 +18,7 @@ struct PostgresContext: Sendable {
     /// The `now` parameter: the caller's time in milliseconds with `.caller`, NULL with `.database` (the SQL then
     /// reads `clock_timestamp()`; see `now(_:)`).
     func time(_ now: Date) -> String? {
-        clock == .caller ? String(now.postgresMilliseconds) : nil
+        clock == .caller ? String(now.storeMilliseconds) : nil
     }
 
     /// SQL for "now" in milliseconds: parameter `$index` when set (the caller's clock), else the database's
@@ -54,17 +54,6 @@ struct PostgresContext: Sendable {
     ) async throws(StoreError) -> T {
         defer { changes.changed() }
         return try await pool.withConnection(body)
-    }
-}
-
-extension Date {
-    /// Milliseconds since 1970, rounded down (as `Store` stores them).
-    var postgresMilliseconds: Int64 {
-        Int64((timeIntervalSince1970 * 1000).rounded(.down))
-    }
-
-    init(postgresMilliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(postgresMilliseconds) / 1000)
     }
 }
 

@@ -71,7 +71,7 @@ public struct PostgresIdentityStore: IdentityStoring {
     ) async throws(StoreError) -> (user: User, created: Bool) {
         let time = context.time(now)
         // No email, nothing verified.
-        let verified = email == nil ? nil : emailVerifiedAt.map { String($0.postgresMilliseconds) }
+        let verified = email == nil ? nil : emailVerifiedAt.map { String($0.storeMilliseconds) }
         // Under a lock per (provider, subject), the next statement's snapshot (READ COMMITTED) sees a link that a
         // racing request committed meanwhile, and then creates nothing.
         let statements: [PostgresStatement] = [
@@ -122,7 +122,7 @@ public struct PostgresIdentityStore: IdentityStoring {
             identities.append(
                 Identity(
                     provider: try row.string(0), subject: try row.string(1), userID: try row.string(2),
-                    email: try row.optionalString(3), createdAt: Date(postgresMilliseconds: try row.int64(4))))
+                    email: try row.optionalString(3), createdAt: Date(storeMilliseconds: try row.int64(4))))
         }
         return identities
     }
@@ -145,7 +145,7 @@ public struct PostgresIdentityStore: IdentityStoring {
                 """
                 INSERT INTO id_token_uses (hash, expires_at) VALUES ($1, $2::bigint)
                 ON CONFLICT (hash) DO NOTHING
-                """, [tokenHash, String(expiresAt.postgresMilliseconds)])
+                """, [tokenHash, String(expiresAt.storeMilliseconds)])
         ])
         return rows[0].affected == 1
     }

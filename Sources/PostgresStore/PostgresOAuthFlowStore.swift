@@ -31,8 +31,8 @@ public struct PostgresOAuthFlowStore: OAuthFlowStoring {
                 """,
                 [
                     flow.stateHash, flow.provider, flow.redirectURI, flow.codeChallenge, flow.appState, flow.nonce,
-                    flow.codeVerifier, String(flow.createdAt.postgresMilliseconds),
-                    String(flow.expiresAt.postgresMilliseconds),
+                    flow.codeVerifier, String(flow.createdAt.storeMilliseconds),
+                    String(flow.expiresAt.storeMilliseconds),
                 ])
         ])
     }
@@ -51,8 +51,8 @@ public struct PostgresOAuthFlowStore: OAuthFlowStoring {
         return OAuthFlow(
             stateHash: try row.string(0), provider: try row.string(1), redirectURI: try row.string(2),
             codeChallenge: try row.string(3), appState: try row.string(4), nonce: try row.string(5),
-            codeVerifier: try row.string(6), createdAt: Date(postgresMilliseconds: try row.int64(7)),
-            expiresAt: Date(postgresMilliseconds: try row.int64(8)))
+            codeVerifier: try row.string(6), createdAt: Date(storeMilliseconds: try row.int64(7)),
+            expiresAt: Date(storeMilliseconds: try row.int64(8)))
     }
 
     public func saveCode(_ code: AuthorizationCode) async throws(StoreError) {
@@ -66,8 +66,8 @@ public struct PostgresOAuthFlowStore: OAuthFlowStoring {
                     """,
                     [
                         code.codeHash, code.userID, code.provider, code.redirectURI, code.codeChallenge,
-                        code.created ? "true" : "false", String(code.createdAt.postgresMilliseconds),
-                        String(code.expiresAt.postgresMilliseconds),
+                        code.created ? "true" : "false", String(code.createdAt.storeMilliseconds),
+                        String(code.expiresAt.storeMilliseconds),
                     ])
             ])
         } catch .constraint(.foreignKey) {
@@ -108,8 +108,8 @@ public struct PostgresOAuthFlowStore: OAuthFlowStoring {
         let code = AuthorizationCode(
             codeHash: try row.string(0), userID: try row.string(1), provider: try row.string(2),
             redirectURI: try row.string(3), codeChallenge: try row.string(4), created: try row.bool(5),
-            createdAt: Date(postgresMilliseconds: try row.int64(6)),
-            expiresAt: Date(postgresMilliseconds: try row.int64(7)))
+            createdAt: Date(storeMilliseconds: try row.int64(6)),
+            expiresAt: Date(storeMilliseconds: try row.int64(7)))
         guard try row.bool(8) else { return .replayed(userID: code.userID, sessionID: try row.optionalString(9)) }
         return .redeemed(code)
     }

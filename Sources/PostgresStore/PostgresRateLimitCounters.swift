@@ -149,7 +149,7 @@ public struct PostgresRateLimitCounters: RateLimitCounters {
         let rows = try await context.writeCounters([
             PostgresStatement(
                 "rateLimits.prune", "DELETE FROM rate_limits WHERE window_end < $1::bigint",
-                [String(cutoff.postgresMilliseconds)])
+                [String(cutoff.storeMilliseconds)])
         ])
         return rows[0].affected
     }

@@ -56,12 +56,12 @@ extension PostgresSessionStore {
             var session = try Self.session(row)
             let user = try decided.optionalString(0) == nil ? nil : try PostgresUserStore.user(decided)
             let milliseconds = try decided.int64(Self.userColumnCount)
-            let current = Date(postgresMilliseconds: milliseconds)
+            let current = Date(storeMilliseconds: milliseconds)
             if let refresh = try decided.optionalInt64(Self.userColumnCount + 1) {
                 session.counter += 1
                 session.rotatedAt = current
                 session.lastUsedAt = current
-                session.refreshExpiresAt = Date(postgresMilliseconds: refresh)
+                session.refreshExpiresAt = Date(storeMilliseconds: refresh)
                 return RotationResult(outcome: .rotated(session, counter: session.counter), user: user)
             }
             let decision = Rotation.decide(
@@ -128,7 +128,7 @@ enum Rotation: Equatable {
         if presentedCounter == live { return .rotate }
         if presentedCounter > live { return .invalid }
         if presentedCounter == live - 1, graceMilliseconds > 0, let rotatedAt = session.rotatedAt,
-            milliseconds - rotatedAt.postgresMilliseconds <= graceMilliseconds
+            milliseconds - rotatedAt.storeMilliseconds <= graceMilliseconds
         {
             return .converged
         }

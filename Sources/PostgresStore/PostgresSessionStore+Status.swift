@@ -83,8 +83,8 @@ extension PostgresSessionStore {
     /// A status from `user_id, revoked_at, expires_at, refresh_expires_at`.
     static func status(_ row: PostgresRow) throws(StoreError) -> SessionStatus {
         SessionStatus(
-            userID: try row.string(0), revokedAt: try row.optionalInt64(1).map { Date(postgresMilliseconds: $0) },
-            expiresAt: Date(postgresMilliseconds: try row.int64(2)),
-            refreshExpiresAt: Date(postgresMilliseconds: try row.int64(3)))
+            userID: try row.string(0), revokedAt: try row.optionalInt64(1).map { Date(storeMilliseconds: $0) },
+            expiresAt: Date(storeMilliseconds: try row.int64(2)),
+            refreshExpiresAt: Date(storeMilliseconds: try row.int64(3)))
     }
 }

@@ -73,11 +73,11 @@ public struct PostgresSessionStore: SessionStoring {
         let rows = try await context.write(statements)
         guard let owner = rows[1].first else { throw .notFound }
         guard try !owner.bool(0), let created = rows[2].first else { throw .userDisabled }
-        let start = Date(postgresMilliseconds: try created.int64(0))
+        let start = Date(storeMilliseconds: try created.int64(0))
         let session = Session(
             id: id, userID: userID, createdAt: start, lastUsedAt: start,
-            refreshExpiresAt: Date(postgresMilliseconds: try created.int64(1)),
-            expiresAt: Date(postgresMilliseconds: try created.int64(2)), revokedAt: nil, userAgent: userAgent, ip: ip,
+            refreshExpiresAt: Date(storeMilliseconds: try created.int64(1)),
+            expiresAt: Date(storeMilliseconds: try created.int64(2)), revokedAt: nil, userAgent: userAgent, ip: ip,
             counter: 0, rotatedAt: nil)
         let revoked = try rows[3].first?.int64(0) ?? 0
         return (session, Int(revoked))
@@ -165,7 +165,7 @@ public struct PostgresSessionStore: SessionStoring {
                     SELECT id FROM sessions
                     WHERE least(coalesce(revoked_at, refresh_expires_at), refresh_expires_at) < $1::bigint
                     LIMIT $2::bigint)
-                """, [String(cutoff.postgresMilliseconds), String(max(0, limit))])
+                """, [String(cutoff.storeMilliseconds), String(max(0, limit))])
         ])
         return rows[0].affected
     }
@@ -174,12 +174,12 @@ public struct PostgresSessionStore: SessionStoring {
     static func session(_ row: PostgresRow) throws(StoreError) -> Session {
         Session(
             id: try row.string(0), userID: try row.string(1),
-            createdAt: Date(postgresMilliseconds: try row.int64(2)),
-            lastUsedAt: Date(postgresMilliseconds: try row.int64(3)),
-            refreshExpiresAt: Date(postgresMilliseconds: try row.int64(4)),
-            expiresAt: Date(postgresMilliseconds: try row.int64(5)),
-            revokedAt: try row.optionalInt64(6).map { Date(postgresMilliseconds: $0) },
+            createdAt: Date(storeMilliseconds: try row.int64(2)),
+            lastUsedAt: Date(storeMilliseconds: try row.int64(3)),
+            refreshExpiresAt: Date(storeMilliseconds: try row.int64(4)),
+            expiresAt: Date(storeMilliseconds: try row.int64(5)),
+            revokedAt: try row.optionalInt64(6).map { Date(storeMilliseconds: $0) },
             userAgent: try row.optionalString(7), ip: try row.optionalString(8), counter: try row.int64(9),
-            rotatedAt: try row.optionalInt64(10).map { Date(postgresMilliseconds: $0) })
+            rotatedAt: try row.optionalInt64(10).map { Date(storeMilliseconds: $0) })
     }
 }

@@ -48,9 +48,9 @@ extension PostgresStore {
                     """,
                     [
                         user.id, user.email, user.passwordHash, user.role, user.tenantID,
-                        user.disabledAt.map { String($0.postgresMilliseconds) },
-                        String(user.createdAt.postgresMilliseconds),
-                        user.emailVerifiedAt.map { String($0.postgresMilliseconds) },
+                        user.disabledAt.map { String($0.storeMilliseconds) },
+                        String(user.createdAt.storeMilliseconds),
+                        user.emailVerifiedAt.map { String($0.storeMilliseconds) },
                     ]))
         }
         for id in snapshot.customerIDs {
@@ -75,7 +75,7 @@ extension PostgresStore {
                     """,
                     [
                         identity.provider, identity.subject, identity.userID, identity.email,
-                        String(identity.createdAt.postgresMilliseconds),
+                        String(identity.createdAt.storeMilliseconds),
                     ]))
         }
         for session in snapshot.sessions {
@@ -98,12 +98,12 @@ extension PostgresStore {
                             THEN EXCLUDED.rotated_at ELSE sessions.rotated_at END
                     """,
                     [
-                        session.id, session.userID, String(session.createdAt.postgresMilliseconds),
-                        String(session.lastUsedAt.postgresMilliseconds),
-                        String(session.refreshExpiresAt.postgresMilliseconds),
-                        String(session.expiresAt.postgresMilliseconds),
-                        session.revokedAt.map { String($0.postgresMilliseconds) }, session.userAgent, session.ip,
-                        String(session.counter), session.rotatedAt.map { String($0.postgresMilliseconds) },
+                        session.id, session.userID, String(session.createdAt.storeMilliseconds),
+                        String(session.lastUsedAt.storeMilliseconds),
+                        String(session.refreshExpiresAt.storeMilliseconds),
+                        String(session.expiresAt.storeMilliseconds),
+                        session.revokedAt.map { String($0.storeMilliseconds) }, session.userAgent, session.ip,
+                        String(session.counter), session.rotatedAt.map { String($0.storeMilliseconds) },
                     ]))
         }
         // A session revoked on the source since an earlier copy is revoked here too; one the target does not
@@ -113,7 +113,7 @@ extension PostgresStore {
             statements.append(
                 PostgresStatement(
                     "copy.revoke", "UPDATE sessions SET revoked_at = coalesce(revoked_at, $2::bigint) WHERE id = $1",
-                    [session.id, String(revokedAt.postgresMilliseconds)]))
+                    [session.id, String(revokedAt.storeMilliseconds)]))
         }
         statements.append(PostgresStatement(unprepared: "SELECT pg_notify('\(PostgresChangeFeed.channel)', 'copy')"))
         let report = CopyReport(

@@ -24,7 +24,7 @@ public struct PostgresUserStore: UserStoring {
         id: String, email: String?, passwordHash: String?, role: String, tenantID: String?, emailVerifiedAt: Date?,
         now: Date
     ) async throws(StoreError) -> User {
-        let verified = emailVerifiedAt.map { $0.postgresMilliseconds }
+        let verified = emailVerifiedAt.map { $0.storeMilliseconds }
         let rows = try await context.write([
             PostgresStatement(
                 "users.create",
@@ -35,11 +35,11 @@ public struct PostgresUserStore: UserStoring {
                 """,
                 [id, email, passwordHash, role, tenantID, context.time(now), verified.map { String($0) }])
         ])
-        let createdAt = try rows[0].first?.int64(0) ?? now.postgresMilliseconds
+        let createdAt = try rows[0].first?.int64(0) ?? now.storeMilliseconds
         return User(
             id: id, email: email, passwordHash: passwordHash, role: role, tenantID: tenantID, disabledAt: nil,
-            createdAt: Date(postgresMilliseconds: createdAt),
-            emailVerifiedAt: verified.map { Date(postgresMilliseconds: $0) })
+            createdAt: Date(storeMilliseconds: createdAt),
+            emailVerifiedAt: verified.map { Date(storeMilliseconds: $0) })
     }
 
     public func find(byEmail email: String) async throws(StoreError) -> User? {
@@ -166,8 +166,8 @@ public struct PostgresUserStore: UserStoring {
             id: try row.string(0), email: try row.optionalString(1), passwordHash: try row.optionalString(2),
             role: try row.string(3),
             tenantID: try row.optionalString(4),
-            disabledAt: try row.optionalInt64(5).map { Date(postgresMilliseconds: $0) },
-            createdAt: Date(postgresMilliseconds: try row.int64(6)),
-            emailVerifiedAt: try row.optionalInt64(7).map { Date(postgresMilliseconds: $0) })
+            disabledAt: try row.optionalInt64(5).map { Date(storeMilliseconds: $0) },
+            createdAt: Date(storeMilliseconds: try row.int64(6)),
+            emailVerifiedAt: try row.optionalInt64(7).map { Date(storeMilliseconds: $0) })
     }
 }

@@ -4,13 +4,15 @@
     import Foundation
 #endif
 
-// Times are stored as integer milliseconds since 1970 (UTC).
+// Times are stored as integer milliseconds since 1970 (UTC), by SQLite and PostgreSQL alike.
 extension Date {
-    var storeMilliseconds: Int64 {
+    /// Milliseconds since 1970, rounded down.
+    package var storeMilliseconds: Int64 {
         Int64((timeIntervalSince1970 * 1000).rounded(.down))
     }
 
-    init(storeMilliseconds: Int64) {
+    /// The time `storeMilliseconds` milliseconds after 1970.
+    package init(storeMilliseconds: Int64) {
         self.init(timeIntervalSince1970: Double(storeMilliseconds) / 1000)
     }
 }

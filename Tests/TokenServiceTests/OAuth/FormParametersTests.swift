@@ -1,3 +1,4 @@
+import IdentityProviders
 import Testing
 
 @testable import TokenService
@@ -39,7 +40,7 @@ import Testing
     @Test("encoding keeps only unreserved characters and round-trips through the parser")
     func encodes() throws {
         let value = "a b&c=d/é~._-+%"
-        #expect(FormParameters.encode(value) == "a%20b%26c%3Dd%2F%C3%A9~._-%2B%25")
+        #expect(FormEncoding.percentEncode(value) == "a%20b%26c%3Dd%2F%C3%A9~._-%2B%25")
         let url = FormParameters.appending([("code", value), ("state", "s")], to: "com.example.app:/cb")
         #expect(url == "com.example.app:/cb?code=a%20b%26c%3Dd%2F%C3%A9~._-%2B%25&state=s")
         let query = try #require(url.split(separator: "?", maxSplits: 1).last)
