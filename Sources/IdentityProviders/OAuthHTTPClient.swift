@@ -108,8 +108,16 @@ public enum FormEncoding {
     }
 
     private static func unescape(_ text: Substring) -> String? {
+        percentDecode(text.utf8).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of one form-encoded name or value: `+` is a space and `%XX` (either case) a byte; nil when a `%`
+    /// is not followed by two hex digits. The project's one percent-decoder; callers check the bytes further
+    /// (UTF-8, control characters) as their input needs.
+    public static func percentDecode(_ text: some Collection<UInt8>) -> [UInt8]? {
         var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
+        bytes.reserveCapacity(text.count)
+        var iterator = text.makeIterator()
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
@@ -121,7 +129,7 @@ public enum FormEncoding {
             default: bytes.append(byte)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return bytes
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
