@@ -19,7 +19,7 @@ struct ExamplesTests {
 
     init() async throws {
         server = FakeAuthServer(clock: clock)
-        server.configure { $0.vendors["bloomreach-customer"] = FakeVendor(ttl: 3600, parameters: ["customerIds"]) }
+        server.addBloomreachCustomerVendor()
         session = AuthSession(
             baseURL: try #require(URL(string: Self.baseURL)), transport: server, now: clock.closure)
         try await session.login(email: FakeAuthServer.email, password: FakeAuthServer.password)

@@ -8,6 +8,12 @@ extension FakeAuthServer {
     /// The fake user's customer ids for vended tokens.
     public static let customerIds = ["registered": user.id, "crm": "C-42"]
 
+    /// Configures the `bloomreach-customer` vendor the Bloomreach provider and the README example call: one-hour
+    /// tokens for a `customerIds` parameter.
+    public func addBloomreachCustomerVendor() {
+        configure { $0.vendors["bloomreach-customer"] = FakeVendor(ttl: 3600, parameters: ["customerIds"]) }
+    }
+
     func vend(_ request: Recorded, vendor name: String) -> (Int, Data) {
         guard authorized(request) else { return Self.error(401, .invalidToken) }
         guard let vendor = state.withLock({ $0.vendors[name] }) else { return Self.error(404, .notFound) }

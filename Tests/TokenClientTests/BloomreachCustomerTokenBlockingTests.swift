@@ -14,7 +14,7 @@ struct BloomreachCustomerTokenBlockingTests {
     init() async throws {
         let clock = TestClock()
         server = FakeAuthServer(clock: clock)
-        server.configure { $0.vendors["bloomreach-customer"] = FakeVendor(ttl: 3600, parameters: ["customerIds"]) }
+        server.addBloomreachCustomerVendor()
         let session = AuthSession(
             baseURL: try #require(URL(string: "https://api.example.test/")),
             transport: server,

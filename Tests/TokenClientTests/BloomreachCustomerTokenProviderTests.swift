@@ -16,7 +16,7 @@ struct BloomreachCustomerTokenProviderTests {
 
     init() async throws {
         server = FakeAuthServer(clock: clock)
-        server.configure { $0.vendors["bloomreach-customer"] = FakeVendor(ttl: 3600, parameters: ["customerIds"]) }
+        server.addBloomreachCustomerVendor()
         session = AuthSession(
             baseURL: try #require(URL(string: "https://api.example.test/")),
             transport: server,

@@ -73,13 +73,9 @@ struct LogoutTests {
 
     @Test("a failed global logout is sent again by retryPendingLogouts(), once")
     func failedGlobalLogoutRetried() async throws {
-        let fixture = SessionFixture()
-        try await fixture.signIn()
-        fixture.server.configure { $0.unreachablePaths = ["/auth/logout"] }
-        await #expect(throws: TokenClientError.self) { try await fixture.session.logout(scope: .global) }
+        let fixture = try await Self.signedInThenLostGlobalLogout()
         #expect(await fixture.session.state == .signedOut)
 
-        fixture.server.configure { $0.unreachablePaths = [] }
         await fixture.session.retryPendingLogouts()
         let logouts = fixture.server.requests.filter { $0.path == "/auth/logout" }
         #expect(logouts.count == 2)
@@ -93,11 +89,7 @@ struct LogoutTests {
 
     @Test("a failed global logout is sent again before the next login's request")
     func failedGlobalLogoutBeforeNextLogin() async throws {
-        let fixture = SessionFixture()
-        try await fixture.signIn()
-        fixture.server.configure { $0.unreachablePaths = ["/auth/logout"] }
-        await #expect(throws: TokenClientError.self) { try await fixture.session.logout(scope: .global) }
-        fixture.server.configure { $0.unreachablePaths = [] }
+        let fixture = try await Self.signedInThenLostGlobalLogout()
 
         try await fixture.signIn(as: FakeAuthServer.otherUser.email ?? "")
         let paths = fixture.server.requests.map { "\($0.method) \($0.path) \($0.query ?? "")" }
@@ -114,16 +106,23 @@ struct LogoutTests {
 
     @Test("a pending logout is never sent with the next user's tokens")
     func failedLogoutNeverCarriesNewTokens() async throws {
-        let fixture = SessionFixture()
-        try await fixture.signIn()
-        fixture.server.configure { $0.unreachablePaths = ["/auth/logout"] }
-        await #expect(throws: TokenClientError.self) { try await fixture.session.logout(scope: .global) }
-        fixture.server.configure { $0.unreachablePaths = [] }
+        let fixture = try await Self.signedInThenLostGlobalLogout()
         try await fixture.signIn(as: FakeAuthServer.otherUser.email ?? "")
         await fixture.session.retryPendingLogouts()
 
         let logouts = fixture.server.requests.filter { $0.path == "/auth/logout" }
         #expect(logouts.allSatisfy { $0.authorization == nil || $0.authorization == "Bearer access-1" })
         #expect(try await fixture.session.me().sub == FakeAuthServer.otherUser.id)
+    }
+
+    /// A fixture that signed in, then signed out everywhere while `/auth/logout` could not be reached: the logout
+    /// threw and is pending. The server is reachable again when this returns.
+    private static func signedInThenLostGlobalLogout() async throws -> SessionFixture {
+        let fixture = SessionFixture()
+        try await fixture.signIn()
+        fixture.server.configure { $0.unreachablePaths = ["/auth/logout"] }
+        await #expect(throws: TokenClientError.self) { try await fixture.session.logout(scope: .global) }
+        fixture.server.configure { $0.unreachablePaths = [] }
+        return fixture
     }
 }
