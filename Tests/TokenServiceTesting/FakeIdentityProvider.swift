@@ -3,6 +3,7 @@ public import Foundation
 import HTTPServerTesting
 import IdentityProvidersTesting
 import JWT
+import Testing
 public import StrictJSON
 
 /// An identity provider shaped like Apple for end-to-end tests: its JWK Set served on loopback by tokenvend's own
@@ -115,5 +116,25 @@ public func withIdentityProvider<T>(
     } catch {
         await provider.shutdown()
         throw error
+    }
+}
+
+extension TestServer {
+    /// A nonce from `POST /auth/nonce`, as an app fetches one before asking the provider for its token.
+    public func serverNonce() async throws -> String {
+        let response = try await request("POST", "/auth/nonce")
+        #expect(response.status == 200)
+        return try #require(try response.object()["nonce"] as? String)
+    }
+
+    /// `POST /auth/idtoken` the way an app signs in: a fresh nonce from the server, the token `token` makes for
+    /// it (`FakeIdentityProvider.token(…, nonce: $0)`), and the nonce in the body.
+    public func signInWithIDToken(
+        headers: [String: String] = [:], provider: String = "apple", _ token: (String) throws -> String
+    ) async throws -> TestResponse {
+        let nonce = try await serverNonce()
+        return try await request(
+            "POST", "/auth/idtoken", headers: headers,
+            json: FakeIdentityProvider.body(try token(nonce), nonce: nonce, provider: provider))
     }
 }
