@@ -21,7 +21,7 @@ import Testing
 
     @Test("who verified an email is recorded and read back", arguments: Backend.allCases)
     func recorded(backend: Backend) async throws {
-        try await backend.with { store in
+        try await backend.with { (store: any StoreBackend) async throws in
             let plain = try await store.users.create(
                 id: "u-plain", email: "plain@example.com", passwordHash: Fixture.hash, role: "user", tenantID: nil,
                 emailVerifiedAt: nil, now: Fixture.at(0))

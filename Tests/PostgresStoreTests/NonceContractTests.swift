@@ -9,7 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct NonceContractTests {
     @Test("an issued nonce is consumed once; an unknown one never", arguments: Backend.allCases)
     func consumeOnce(backend: Backend) async throws {
-        try await backend.with { store in
+        try await backend.with { (store: any StoreBackend) async throws in
             let nonces = store.identities
             #expect(
                 try await nonces.issueNonce(hash: "h1", expiresAt: Fixture.at(600), maxPending: 10, now: Fixture.at(0)))
@@ -21,7 +21,7 @@ import Testing
 
     @Test("an expired nonce is not consumed, and the prune deletes it", arguments: Backend.allCases)
     func expiry(backend: Backend) async throws {
-        try await backend.with { store in
+        try await backend.with { (store: any StoreBackend) async throws in
             let nonces = store.identities
             #expect(
                 try await nonces.issueNonce(hash: "old", expiresAt: Fixture.at(600), maxPending: 10, now: Fixture.at(0))
@@ -40,7 +40,7 @@ import Testing
         "past maxPending unexpired nonces nothing is stored; consumed and expired ones free places",
         arguments: Backend.allCases)
     func cap(backend: Backend) async throws {
-        try await backend.with { store in
+        try await backend.with { (store: any StoreBackend) async throws in
             let nonces = store.identities
             for index in 0..<3 {
                 #expect(
@@ -65,7 +65,7 @@ import Testing
 
     @Test("concurrent issues never pass the cap", arguments: Backend.allCases)
     func concurrentCap(backend: Backend) async throws {
-        try await backend.with { store in
+        try await backend.with { (store: any StoreBackend) async throws in
             let nonces = store.identities
             let stored = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for index in 0..<20 {
@@ -84,7 +84,7 @@ import Testing
 
     @Test("concurrent consumptions of one nonce: exactly one succeeds", arguments: Backend.allCases)
     func concurrentConsume(backend: Backend) async throws {
-        try await backend.with { store in
+        try await backend.with { (store: any StoreBackend) async throws in
             let nonces = store.identities
             #expect(
                 try await nonces.issueNonce(

@@ -71,7 +71,7 @@ import Testing
         try Self.versionSix(at: temporary.path)
         let snapshot = try SQLiteStore.snapshot(readingFileAt: temporary.path)
         var found: [String: String?] = [:]
-        for user in snapshot.users { found[user.id] = user.emailVerifiedBy?.storedValue }
+        for user in snapshot.users { found.updateValue(user.emailVerifiedBy.map(\.storedValue), forKey: user.id) }
         #expect(found == Self.expected)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IdentityProviders
 import IdentityProvidersTesting
 import Testing
 import TokenService
