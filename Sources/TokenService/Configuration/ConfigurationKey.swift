@@ -27,7 +27,7 @@ struct ConfigurationKey {
         case accessKeyList
         case cidrList
         /// A list of names (`identity.trustedForLinking`): a JSON list of non-empty strings without duplicates;
-        /// may be empty.
+        /// may be empty. `null` (or an empty environment variable) keeps the default.
         case nameList
         case choice([String])
         /// `identityProviders`: a whole section, an object of named providers (a JSON object in the environment).
@@ -97,7 +97,8 @@ struct ConfigurationKey {
         case .cidrList:
             return one(.stringArray(isNull ? [] : try check.cidrList(value).map(\.description)))
         case .nameList:
-            return one(.stringArray(isNull ? [] : try check.nameList(value)))
+            // `null` keeps the component's default (a list that has one); `[]` is an empty list.
+            return isNull ? [] : one(.stringArray(try check.nameList(value)))
         case .identityProviders:
             return Self.identityProviderValues(isNull ? [] : try check.identityProviders(value), path: path)
         case .vendors:
