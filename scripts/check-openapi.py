@@ -241,16 +241,28 @@ def scenario(check):
     bearer = {"Authorization": f"Bearer {tokens['accessToken']}"}
     check.call("POST", "/auth/login", body=user, headers={"X-Auth-Strategy": "cookie"}, expect=200)
     check.call("POST", "/auth/login", body={**user, "password": "wrong password"}, expect=401)
-    signed = id_token("openapi-subject-1")
-    check.call("POST", "/auth/idtoken", body={"provider": "openapi", "idToken": signed, "nonce": "openapi-nonce"},
+    def nonce():
+        """A server-issued nonce (POST /auth/nonce), as an app fetches one before each native sign-in."""
+        _, data = check.call("POST", "/auth/nonce", expect=200)
+        return json_body(data)["nonce"]
+
+    check.call("POST", "/auth/nonce", body={}, expect=200)
+    check.call("POST", "/auth/nonce", body={"extra": 1}, expect=400)
+    check.call("POST", "/auth/nonce", body=b"x", headers={"Content-Type": "text/plain"}, expect=415)
+    first = nonce()
+    signed = id_token("openapi-subject-1", nonce=first)
+    check.call("POST", "/auth/idtoken", body={"provider": "openapi", "idToken": signed, "nonce": first},
                expect=200)
-    check.call("POST", "/auth/idtoken", body={"provider": "openapi", "idToken": signed, "nonce": "openapi-nonce"},
+    check.call("POST", "/auth/idtoken", body={"provider": "openapi", "idToken": signed, "nonce": first},
                expect=401)
+    second = nonce()
     check.call("POST", "/auth/idtoken", headers={"X-Auth-Strategy": "cookie"},
-               body={"provider": "openapi", "idToken": id_token("openapi-subject-2"), "nonce": "openapi-nonce",
+               body={"provider": "openapi", "idToken": id_token("openapi-subject-2", nonce=second), "nonce": second,
                      "name": {"givenName": "Ada", "familyName": None}}, expect=200)
-    check.call("POST", "/auth/idtoken", body={"provider": "openapi", "nonce": "openapi-nonce",
-                                              "idToken": id_token("openapi-subject-3", email=user["email"])},
+    third = nonce()
+    check.call("POST", "/auth/idtoken", body={"provider": "openapi", "nonce": third,
+                                              "idToken": id_token("openapi-subject-3", email=user["email"],
+                                                                  nonce=third)},
                expect=409)
     check.call("POST", "/auth/idtoken", body={"provider": "nope", "idToken": signed}, expect=400)
     check.call("POST", "/auth/idtoken", body={"provider": "down", "idToken": signed, "nonce": "openapi-nonce"},

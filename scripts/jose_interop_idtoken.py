@@ -3,7 +3,8 @@
 A fake identity provider on loopback (Python's http.server) publishes a JWK Set that PyJWT wrote from an RSA 2048
 and a P-256 key made here (`cryptography`); `tokenvend serve` runs with the `apple` preset, its issuer still
 `https://appleid.apple.com`, its jwksURL pointed at the fake. PyJWT signs an RS256 and an ES256 ID token (Apple's
-claims: `aud` the bundle id, the SHA-256 of the raw nonce, `email_verified` as the string "true"): tokenvend
+claims: `aud` the bundle id, the SHA-256 of a raw nonce from `POST /auth/nonce`, `email_verified` as the string
+"true"): tokenvend
 accepts each once (200, `created` true, the verified email on the new user) and refuses a replay; a token with one
 byte of its signature changed, one signed by a key the provider does not publish, and one for another audience get
 401 `invalid_grant`.
@@ -48,6 +49,13 @@ def tamper(token):
     """The token with one byte of its signature changed."""
     index = len(token) - 5
     return token[:index] + ("A" if token[index] != "A" else "B") + token[index + 1:]
+
+
+def server_nonce(port):
+    """POST /auth/nonce: a raw nonce the server issued (the app gives Apple its SHA-256)."""
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/auth/nonce", method="POST", data=b"")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())["nonce"]
 
 
 def sign_in(port, body):
@@ -126,28 +134,36 @@ try:
 
     for alg, key, kid in [("RS256", rsa_key, "rsa-1"), ("ES256", ec_key, "ec-1")]:
         subject = f"001234.{alg.lower()}.interop"
-        id_token = token(key, alg, kid, subject, f"raw-{alg}")
-        status, body = sign_in(port, {"provider": "apple", "idToken": id_token, "nonce": f"raw-{alg}"})
+        first = server_nonce(port)
+        id_token = token(key, alg, kid, subject, first)
+        status, body = sign_in(port, {"provider": "apple", "idToken": id_token, "nonce": first})
         report(status == 200 and body.get("created") is True and body.get("tokenType") == "Bearer"
                and body.get("user", {}).get("email") == f"{subject}@privaterelay.appleid.com",
                f"{alg}: a PyJWT-signed Apple ID token signs in a new user with its verified email ({status})")
-        status, body = sign_in(port, {"provider": "apple", "idToken": id_token, "nonce": f"raw-{alg}"})
+        status, body = sign_in(port, {"provider": "apple", "idToken": id_token, "nonce": first})
         report(status == 401 and body.get("error") == "invalid_grant",
                f"{alg}: the same ID token again is refused with 401 invalid_grant ({status})")
-        again = token(key, alg, kid, subject, f"second-{alg}")
-        status, body = sign_in(port, {"provider": "apple", "idToken": again, "nonce": f"second-{alg}"})
+        second = server_nonce(port)
+        again = token(key, alg, kid, subject, second)
+        status, body = sign_in(port, {"provider": "apple", "idToken": again, "nonce": second})
         report(status == 200 and body.get("created") is False,
                f"{alg}: a new token for the same subject signs in the same user, created false ({status})")
-        tampered = tamper(token(key, alg, kid, subject + ".t", "raw-t"))
-        status, body = sign_in(port, {"provider": "apple", "idToken": tampered, "nonce": "raw-t"})
+        third = server_nonce(port)
+        tampered = tamper(token(key, alg, kid, subject + ".t", third))
+        status, body = sign_in(port, {"provider": "apple", "idToken": tampered, "nonce": third})
         report(status == 401 and body.get("error") == "invalid_grant",
                f"{alg}: a tampered PyJWT token is refused with 401 invalid_grant ({status})")
-    forged = token(stranger, "RS256", "rsa-1", "001234.forged", "raw-f")
-    status, _ = sign_in(port, {"provider": "apple", "idToken": forged, "nonce": "raw-f"})
+    fourth = server_nonce(port)
+    forged = token(stranger, "RS256", "rsa-1", "001234.forged", fourth)
+    status, _ = sign_in(port, {"provider": "apple", "idToken": forged, "nonce": fourth})
     report(status == 401, f"a token signed by a key the provider does not publish is refused ({status})")
-    other = token(rsa_key, "RS256", "rsa-1", "001234.aud", "raw-a", audience="com.example.other")
-    status, _ = sign_in(port, {"provider": "apple", "idToken": other, "nonce": "raw-a"})
+    fifth = server_nonce(port)
+    other = token(rsa_key, "RS256", "rsa-1", "001234.aud", fifth, audience="com.example.other")
+    status, _ = sign_in(port, {"provider": "apple", "idToken": other, "nonce": fifth})
     report(status == 401, f"a token for another audience is refused ({status})")
+    chosen = token(rsa_key, "RS256", "rsa-1", "001234.chosen", "app-chosen")
+    status, _ = sign_in(port, {"provider": "apple", "idToken": chosen, "nonce": "app-chosen"})
+    report(status == 401, f"a token whose nonce the server never issued is refused ({status})")
 finally:
     server.terminate()
     server.wait(timeout=30)

@@ -7,8 +7,9 @@ public struct IDTokenSignInRequest: Codable, Sendable, Equatable {
     public var provider: String
     /// The ID token (a JWS) the provider's SDK returned.
     public var idToken: String
-    /// The raw nonce the app generated for this sign-in, if it asked the provider for one. With Apple, the app
-    /// passes the SHA-256 of this value to the SDK and sends the value itself here. Omitted when `nil`.
+    /// The raw nonce of this sign-in: one `POST /auth/nonce` issued (required while the server's
+    /// `identity.requireServerNonce` is on, and consumed by the sign-in). With Apple, the app passes the SHA-256
+    /// hex of this value to the SDK and sends the value itself here. Omitted when `nil`.
     public var nonce: String?
     /// The user's name, which Apple gives the app (never in the token) on the first sign-in only. Omitted when
     /// `nil`.

@@ -90,10 +90,21 @@ extension IDTokenVerifier {
             switch provider.nonce {
             case .raw: matches = matchesRaw
             case .sha256: matches = matchesHash
-            case .rawOrSHA256: matches = matchesRaw || matchesHash
+            // A claim that is a SHA-256 hex digest is matched only as a hash: an app that echoes a hashed claim
+            // back as its "raw" nonce (it can read the claim in any token it holds) must not pass.
+            case .rawOrSHA256: matches = Self.isSHA256Hex(token) ? matchesHash : matchesRaw
             }
             guard matches else { throw .rejected(.nonceMismatch) }
         }
+    }
+
+    /// Whether `bytes` are 64 lowercase hex digits: the form of the `sha256` nonce claim.
+    static func isSHA256Hex(_ bytes: [UInt8]) -> Bool {
+        bytes.count == 64
+            && bytes.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
     }
 
     /// `email_verified` as Google (a boolean) and Apple (the string `"true"` or `"false"`) send it.

@@ -92,7 +92,7 @@ extension PostgresSessionStore {
     }
 
     /// How many columns `PostgresUserStore.columns` has (the rotation's decision row starts with them).
-    static let userColumnCount = 8
+    static let userColumnCount = 9
 
     /// The rotation's decision, run after the row lock is held: the user (`PostgresUserStore.columns`, NULL for
     /// none), the time in milliseconds, and the new refresh expiry when the `.rotated` case applied (else NULL).

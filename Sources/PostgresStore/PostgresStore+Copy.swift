@@ -39,18 +39,21 @@ extension PostgresStore {
                     "copy.user",
                     """
                     INSERT INTO users (\(PostgresUserStore.columns))
-                    VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::bigint, $8::bigint)
+                    VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::bigint, $8::bigint, $9)
                     ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email, password_hash = EXCLUDED.password_hash,
                         role = EXCLUDED.role, tenant_id = EXCLUDED.tenant_id,
                         disabled_at = coalesce(users.disabled_at, EXCLUDED.disabled_at),
                         created_at = EXCLUDED.created_at,
-                        email_verified_at = coalesce(users.email_verified_at, EXCLUDED.email_verified_at)
+                        email_verified_at = coalesce(users.email_verified_at, EXCLUDED.email_verified_at),
+                        email_verified_by = CASE WHEN users.email_verified_at IS NULL THEN EXCLUDED.email_verified_by
+                            ELSE coalesce(users.email_verified_by, EXCLUDED.email_verified_by) END
                     """,
                     [
                         user.id, user.email, user.passwordHash, user.role, user.tenantID,
                         user.disabledAt.map { String($0.storeMilliseconds) },
                         String(user.createdAt.storeMilliseconds),
                         user.emailVerifiedAt.map { String($0.storeMilliseconds) },
+                        user.emailVerifiedBy?.storedValue,
                     ]))
         }
         for id in snapshot.customerIDs {

@@ -17,7 +17,8 @@ public struct PostgresUserStore: UserStoring {
         self.context = context
     }
 
-    static let columns = "id, email, password_hash, role, tenant_id, disabled_at, created_at, email_verified_at"
+    static let columns =
+        "id, email, password_hash, role, tenant_id, disabled_at, created_at, email_verified_at, email_verified_by"
 
     @discardableResult
     public func create(
@@ -30,7 +31,8 @@ public struct PostgresUserStore: UserStoring {
                 "users.create",
                 """
                 INSERT INTO users (\(Self.columns))
-                VALUES ($1, $2, $3, $4, $5, NULL, \(PostgresContext.now(6)), $7::bigint)
+                VALUES ($1, $2, $3, $4, $5, NULL, \(PostgresContext.now(6)), $7::bigint,
+                    CASE WHEN $7::bigint IS NULL THEN NULL ELSE 'operator' END)
                 RETURNING created_at
                 """,
                 [id, email, passwordHash, role, tenantID, context.time(now), verified.map { String($0) }])
@@ -39,7 +41,7 @@ public struct PostgresUserStore: UserStoring {
         return User(
             id: id, email: email, passwordHash: passwordHash, role: role, tenantID: tenantID, disabledAt: nil,
             createdAt: Date(storeMilliseconds: createdAt),
-            emailVerifiedAt: verified.map { Date(storeMilliseconds: $0) })
+            emailVerifiedAt: verified.map { Date(storeMilliseconds: $0) }, emailVerifiedBy: .operator)
     }
 
     public func find(byEmail email: String) async throws(StoreError) -> User? {
@@ -144,7 +146,8 @@ public struct PostgresUserStore: UserStoring {
                 "users.markEmailVerified",
                 """
                 WITH u AS (
-                    UPDATE users SET email_verified_at = coalesce(email_verified_at, \(PostgresContext.now(2)))
+                    UPDATE users SET email_verified_at = coalesce(email_verified_at, \(PostgresContext.now(2))),
+                        email_verified_by = 'operator'
                     WHERE email = $1 RETURNING id)
                 SELECT pg_notify('\(PostgresChangeFeed.channel)', u.id) FROM u
                 """, [email, context.time(now)])
@@ -168,6 +171,7 @@ public struct PostgresUserStore: UserStoring {
             tenantID: try row.optionalString(4),
             disabledAt: try row.optionalInt64(5).map { Date(storeMilliseconds: $0) },
             createdAt: Date(storeMilliseconds: try row.int64(6)),
-            emailVerifiedAt: try row.optionalInt64(7).map { Date(storeMilliseconds: $0) })
+            emailVerifiedAt: try row.optionalInt64(7).map { Date(storeMilliseconds: $0) },
+            emailVerifiedBy: try row.optionalString(8).flatMap(EmailVerificationSource.init(storedValue:)))
     }
 }

@@ -41,7 +41,8 @@ public struct IdentityStore: IdentityStoring {
         let createdAt = Date(storeMilliseconds: now.storeMilliseconds)
         let user = User(
             id: id, email: email, passwordHash: nil, role: role, tenantID: nil, disabledAt: nil, createdAt: createdAt,
-            emailVerifiedAt: email == nil ? nil : emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) })
+            emailVerifiedAt: email == nil ? nil : emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) },
+            emailVerifiedBy: .provider(provider))
         let identity = Identity(provider: provider, subject: subject, userID: id, email: email, createdAt: createdAt)
         return try await database.write { (connection: Connection) throws(StoreError) -> (user: User, created: Bool) in
             if let linked = try Self.linkedUser(provider: provider, subject: subject, connection) {
@@ -89,6 +90,40 @@ public struct IdentityStore: IdentityStoring {
         return try await database.write { (connection: Connection) throws(StoreError) in
             try connection.execute(
                 "DELETE FROM id_token_uses WHERE expires_at <= ?", [.integer(cutoff.storeMilliseconds)])
+        }
+    }
+
+    public func issueNonce(
+        hash: String, expiresAt: Date, maxPending: Int, now: Date
+    ) async throws(StoreError) -> Bool {
+        // The single writer runs the count and the insert without another write between them.
+        try await database.write { (connection: Connection) throws(StoreError) in
+            try connection.execute(
+                """
+                INSERT INTO auth_nonces (hash, expires_at)
+                SELECT ?1, ?2 WHERE (SELECT count(*) FROM auth_nonces WHERE expires_at > ?3) < ?4
+                ON CONFLICT (hash) DO NOTHING
+                """,
+                [
+                    .text(hash), .integer(expiresAt.storeMilliseconds), .integer(now.storeMilliseconds),
+                    .integer(Int64(maxPending)),
+                ]) == 1
+        }
+    }
+
+    public func consumeNonce(hash: String, now: Date) async throws(StoreError) -> Bool {
+        try await database.write { (connection: Connection) throws(StoreError) in
+            try connection.execute(
+                "DELETE FROM auth_nonces WHERE hash = ? AND expires_at > ?",
+                [.text(hash), .integer(now.storeMilliseconds)]) == 1
+        }
+    }
+
+    @discardableResult
+    public func pruneNonces(expiredBy now: Date) async throws(StoreError) -> Int {
+        try await database.write { (connection: Connection) throws(StoreError) in
+            try connection.execute(
+                "DELETE FROM auth_nonces WHERE expires_at <= ?", [.integer(now.storeMilliseconds)])
         }
     }
 

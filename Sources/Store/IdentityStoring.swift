@@ -25,7 +25,8 @@ public protocol IdentityStoring: Sendable {
     /// that user with `created: false` and creates nothing: one identity never makes two users.
     /// - Parameters:
     ///   - email: the user's (normalised, verified) email, also stored on the identity; nil for none.
-    ///   - emailVerifiedAt: when the provider vouched for the email, or nil.
+    ///   - emailVerifiedAt: when the provider vouched for the email, or nil; the source recorded is
+    ///     `EmailVerificationSource.provider(provider)`.
     /// - Returns: the user, and whether this call created it.
     /// - Throws: `.emailTaken` when the email belongs to another user, `.constraint(.primaryKey)` for a
     ///   duplicate user id, `.unavailable`.
@@ -60,6 +61,24 @@ public protocol IdentityStoring: Sendable {
     /// - Throws: `.unavailable`.
     @discardableResult
     func pruneUses(expiredBy now: Date) async throws(StoreError) -> Int
+
+    /// Stores a server-issued nonce (`POST /auth/nonce`) by the lowercase hex SHA-256 of its raw value, until
+    /// `expiresAt`, unless `maxPending` unexpired nonces are stored already (on PostgreSQL, counted across every
+    /// instance of the deployment).
+    /// - Returns: true when stored; false at the cap (nothing stored).
+    /// - Throws: `.unavailable`.
+    func issueNonce(hash: String, expiresAt: Date, maxPending: Int, now: Date) async throws(StoreError) -> Bool
+
+    /// Consumes a server-issued nonce: deletes it when it is stored and unexpired at `now`.
+    /// - Returns: true once per issued nonce; false for one never issued, used already, or expired.
+    /// - Throws: `.unavailable`.
+    func consumeNonce(hash: String, now: Date) async throws(StoreError) -> Bool
+
+    /// Deletes the nonces expired at `now` (the session purger calls it).
+    /// - Returns: how many were deleted.
+    /// - Throws: `.unavailable`.
+    @discardableResult
+    func pruneNonces(expiredBy now: Date) async throws(StoreError) -> Int
 }
 
 extension IdentityStoring {

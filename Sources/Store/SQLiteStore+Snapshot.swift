@@ -45,7 +45,18 @@ extension SQLiteStore {
 
     /// Reads the snapshot on `connection`, inside the caller's read transaction.
     static func snapshot(_ connection: Connection, now: Date) throws(StoreError) -> StoreSnapshot {
-        let users = try UserStore.list(connection)
+        let version = try Migrator.userVersion(connection)
+        // Before version 7 the source of a verified email is computed as step 7 would write it (before version 4
+        // there were no identities: only an operator verified emails).
+        let users: [User]
+        if version >= 7 {
+            users = try UserStore.list(connection)
+        } else {
+            let source = version >= 4 ? Schema.legacyEmailVerifiedBy : "'operator'"
+            let columns = User.columns.replacing(
+                "email_verified_by", with: "CASE WHEN email_verified_at IS NULL THEN NULL ELSE \(source) END")
+            users = try UserStore.list(connection, columns: columns)
+        }
         var customerIDs: [StoredCustomerID] = []
         for row in try connection.query("SELECT user_id, key, value FROM customer_ids ORDER BY user_id, key") {
             customerIDs.append(
@@ -65,7 +76,7 @@ extension SQLiteStore {
         }
         // Version 4 added identities; an older file (read without migrating) has none.
         var identities: [Identity] = []
-        if try Migrator.userVersion(connection) >= 4 {
+        if version >= 4 {
             for row in try connection.query(
                 "SELECT \(Identity.columns) FROM identities ORDER BY created_at, provider, subject")
             {

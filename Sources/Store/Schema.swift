@@ -257,5 +257,45 @@ package enum Schema {
                 ALTER TABLE sessions SET (fillfactor = 80);
                 """
         ),
+        // Server-issued nonces and the source of an email's verification (issue 30). `auth_nonces` holds the
+        // nonces of `POST /auth/nonce` until `POST /auth/idtoken` consumes one or it expires, keyed by the SHA-256
+        // hex of the raw value (the raw nonce is never stored); it is transient like `oauth_flows`: `tokenvend db
+        // copy` copies none. `users.email_verified_by` says who verified the email (`operator`, `email_code`,
+        // `provider:<name>`; NULL when unverified or unknown); existing verified rows are backfilled by
+        // `Schema.legacyEmailVerifiedBy`: the provider whose identity was created with the account, else the
+        // operator (before this step no other path verified an email).
+        Migration(
+            version: 7,
+            sqlite: """
+                ALTER TABLE users ADD COLUMN email_verified_by TEXT;
+                UPDATE users SET email_verified_by = \(legacyEmailVerifiedBy) WHERE email_verified_at IS NOT NULL;
+                CREATE TABLE auth_nonces (
+                    hash TEXT PRIMARY KEY NOT NULL,
+                    expires_at INTEGER NOT NULL
+                ) STRICT, WITHOUT ROWID;
+                CREATE INDEX auth_nonces_by_expiry ON auth_nonces (expires_at);
+                """,
+            postgres: """
+                ALTER TABLE users ADD COLUMN email_verified_by TEXT;
+                UPDATE users SET email_verified_by = \(legacyEmailVerifiedBy) WHERE email_verified_at IS NOT NULL;
+                CREATE TABLE auth_nonces (
+                    hash TEXT COLLATE "C" PRIMARY KEY NOT NULL,
+                    expires_at BIGINT NOT NULL
+                );
+                CREATE INDEX auth_nonces_by_expiry ON auth_nonces (expires_at);
+                """
+        ),
     ]
+
+    /// Who verified the email of a `users` row written before version 7 (an SQL expression over `users`, the same
+    /// in both dialects): `provider:<name>` when an identity holding the account's email was created with the
+    /// account (an identity provider vouched for it, `IdentityStoring.createUser`), else `operator` (`tokenvend
+    /// users add` or `users verify-email`, the only other ways an email was verified). Used by step 7 and by
+    /// `SQLiteStore.snapshot(readingFileAt:)` for a file not yet migrated.
+    package static let legacyEmailVerifiedBy = """
+        coalesce((SELECT 'provider:' || identities.provider FROM identities
+            WHERE identities.user_id = users.id AND identities.created_at = users.created_at
+                AND identities.email = users.email
+            ORDER BY identities.provider LIMIT 1), 'operator')
+        """
 }

@@ -25,6 +25,9 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
     /// When the email was verified (an operator created the account, or an identity provider vouched for
     /// it), or nil. Only a verified email may become a Bloomreach customer id.
     public var emailVerifiedAt: Date?
+    /// Who verified the email (`users.email_verified_by`), or nil when it is unverified or the source is
+    /// unknown. Linking a provider identity by email trusts only some sources (`identity.trustedForLinking`).
+    public var emailVerifiedBy: EmailVerificationSource?
 
     /// Whether the email is verified.
     public var isEmailVerified: Bool { emailVerifiedAt != nil }
@@ -35,7 +38,7 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
     /// Creates a user value.
     public init(
         id: String, email: String?, passwordHash: String?, role: String, tenantID: String?, disabledAt: Date?,
-        createdAt: Date, emailVerifiedAt: Date? = nil
+        createdAt: Date, emailVerifiedAt: Date? = nil, emailVerifiedBy: EmailVerificationSource? = nil
     ) {
         self.id = id
         self.email = email
@@ -45,6 +48,7 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
         self.disabledAt = disabledAt
         self.createdAt = createdAt
         self.emailVerifiedAt = emailVerifiedAt
+        self.emailVerifiedBy = emailVerifiedAt == nil ? nil : emailVerifiedBy
     }
 
     /// The user without the password hash.
@@ -56,7 +60,8 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The columns `init(row:)` reads, in order.
-    static let columns = "id, email, password_hash, role, tenant_id, disabled_at, created_at, email_verified_at"
+    static let columns =
+        "id, email, password_hash, role, tenant_id, disabled_at, created_at, email_verified_at, email_verified_by"
 
     init(row: Row) throws(StoreError) {
         self.init(
@@ -65,6 +70,7 @@ public struct User: Sendable, Equatable, CustomStringConvertible {
             tenantID: try row.optionalString(4),
             disabledAt: try row.optionalInt64(5).map(Date.init(storeMilliseconds:)),
             createdAt: Date(storeMilliseconds: try row.int64(6)),
-            emailVerifiedAt: try row.optionalInt64(7).map(Date.init(storeMilliseconds:)))
+            emailVerifiedAt: try row.optionalInt64(7).map(Date.init(storeMilliseconds:)),
+            emailVerifiedBy: try row.optionalString(8).flatMap(EmailVerificationSource.init(storedValue:)))
     }
 }

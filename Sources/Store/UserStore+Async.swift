@@ -16,7 +16,8 @@ extension UserStore {
         let user = User(
             id: id, email: email, passwordHash: passwordHash, role: role, tenantID: tenantID, disabledAt: nil,
             createdAt: Date(storeMilliseconds: now.storeMilliseconds),
-            emailVerifiedAt: emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) })
+            emailVerifiedAt: emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) },
+            emailVerifiedBy: .operator)
         try await database.write { (connection: Connection) throws(StoreError) in try Self.insert(user, connection) }
         return user
     }

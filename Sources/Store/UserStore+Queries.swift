@@ -9,11 +9,12 @@ extension UserStore {
     static func insert(_ user: User, _ connection: Connection) throws(StoreError) {
         do {
             try connection.execute(
-                "INSERT INTO users (\(User.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO users (\(User.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     .text(user.id), SQLValue(user.email), SQLValue(user.passwordHash), .text(user.role),
                     SQLValue(user.tenantID), .null, .integer(user.createdAt.storeMilliseconds),
                     user.emailVerifiedAt.map { .integer($0.storeMilliseconds) } ?? .null,
+                    SQLValue(user.emailVerifiedBy?.storedValue),
                 ])
         } catch .constraint(.unique) {
             throw .emailTaken  // the only UNIQUE column besides the primary key
@@ -28,10 +29,12 @@ extension UserStore {
         try connection.queryOne("SELECT \(User.columns) FROM users WHERE id = ?", [.text(id)]).map(User.init)
     }
 
-    static func list(_ connection: Connection) throws(StoreError) -> [User] {
+    /// Every user, by creation time then email.
+    /// - Parameter columns: the select list, `User.columns` unless a snapshot of an older file computes a column.
+    static func list(_ connection: Connection, columns: String = User.columns) throws(StoreError) -> [User] {
         var users: [User] = []
         for row in try connection.query(
-            "SELECT \(User.columns) FROM users ORDER BY created_at, email IS NULL, email, id")
+            "SELECT \(columns) FROM users ORDER BY created_at, email IS NULL, email, id")
         {
             users.append(try User(row: row))
         }
@@ -99,7 +102,10 @@ extension UserStore {
     static func markEmailVerified(email: String, now: Date, _ connection: Connection) throws(StoreError) {
         guard try find(email: email, connection) != nil else { throw .notFound }
         try connection.execute(
-            "UPDATE users SET email_verified_at = coalesce(email_verified_at, ?) WHERE email = ?",
+            """
+            UPDATE users SET email_verified_at = coalesce(email_verified_at, ?), email_verified_by = 'operator'
+            WHERE email = ?
+            """,
             [.integer(now.storeMilliseconds), .text(email)])
     }
 

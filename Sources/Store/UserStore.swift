@@ -22,7 +22,8 @@ public struct UserStore: Sendable {
     /// - Parameters:
     ///   - id: the user id. Default: a new lowercase UUID.
     ///   - role: default `"user"`.
-    ///   - emailVerifiedAt: when the email was verified (operator-created accounts), or nil. Default: nil.
+    ///   - emailVerifiedAt: when the email was verified (operator-created accounts: the source recorded is
+    ///     `EmailVerificationSource.operator`), or nil. Default: nil.
     /// - Returns: the stored user.
     /// - Throws: `.emailTaken` when the email exists, `.constraint(.primaryKey)` for a duplicate id,
     ///   `.unavailable` on a full or read-only disk.
@@ -34,7 +35,8 @@ public struct UserStore: Sendable {
         let user = User(
             id: id, email: email, passwordHash: passwordHash, role: role, tenantID: tenantID, disabledAt: nil,
             createdAt: Date(storeMilliseconds: now.storeMilliseconds),
-            emailVerifiedAt: emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) })
+            emailVerifiedAt: emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) },
+            emailVerifiedBy: .operator)
         try database.write { (connection: Connection) throws(StoreError) in try Self.insert(user, connection) }
         return user
     }

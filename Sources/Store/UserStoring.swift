@@ -48,7 +48,8 @@ public protocol UserStoring: Sendable {
     /// The user's customer ids; see `UserStore.customerIDs(userID:emailAsRegistered:)`.
     func customerIDs(userID: String, emailAsRegistered: Bool) async throws(StoreError) -> [String: String]
 
-    /// Records that the user's email is verified (keeping the first time); idempotent.
+    /// Records that an operator verified the user's email (keeping the first time; the source becomes
+    /// `EmailVerificationSource.operator` even when a provider had vouched for it before); idempotent.
     /// - Throws: `.notFound` for an unknown email.
     func markEmailVerified(email: String, now: Date) async throws(StoreError)
 

@@ -10,20 +10,21 @@ extension AuthSession {
     /// and publishes ``SessionState/signedIn(_:)``, as ``login(email:password:)`` does.
     ///
     /// ```swift
-    /// // Sign in with Apple: hash the raw nonce for the request, send the raw one here.
-    /// let rawNonce = UUID().uuidString
-    /// request.nonce = sha256Hex(rawNonce)
+    /// // Sign in with Apple: a nonce from the server; its hash for the request, the raw one here.
+    /// let nonce = try await session.signInNonce()
+    /// request.nonce = nonce.sha256
     /// // … ASAuthorizationController gives an ASAuthorizationAppleIDCredential …
     /// guard let data = credential.identityToken else { return }
     /// let idToken = String(decoding: data, as: UTF8.self)
-    /// let result = try await session.signIn(provider: "apple", idToken: idToken, nonce: rawNonce)
+    /// let result = try await session.signIn(provider: "apple", idToken: idToken, nonce: nonce.raw)
     /// if result.created { showWelcome() }
     /// ```
     ///
     /// - Parameters:
     ///   - provider: The provider's name in the server's `identityProviders`, e.g. `"apple"` or `"google"`.
     ///   - idToken: The ID token the provider's SDK returned.
-    ///   - nonce: The raw nonce the app generated for this sign-in, if it gave the provider one.
+    ///   - nonce: The raw nonce of this sign-in: ``SignInNonce/raw`` of ``signInNonce()``, which a server with
+    ///     `identity.requireServerNonce` (the default) requires; nil only for a server that allows no nonce.
     ///   - name: The name Apple reports on the first sign-in, if any.
     /// - Returns: the signed-in user and whether this sign-in created the account.
     /// - Throws: ``TokenClientError/server(status:body:)`` (401 `invalid_grant` for a refused token, 409

@@ -56,6 +56,18 @@ import Testing
         #expect(await fixture.failure(try Fixture.token(), nonce: nil) == nil)
     }
 
+    @Test("raw-or-sha256 never takes a hashed claim as the raw nonce: echoing the claim back is refused")
+    func echoedHashedClaim() async throws {
+        let fixture = try Fixture(nonce: .rawOrSHA256)
+        let token = try Fixture.token(Fixture.claims(["nonce": .string(Self.hashed)]))
+        // Anyone holding the token can read its claim; only the raw value behind it signs in.
+        #expect(await fixture.failure(token, nonce: Self.hashed) == .rejected(.nonceMismatch))
+        #expect(await fixture.failure(token, nonce: Self.raw) == nil)
+        // In raw mode the claim is the raw value, so sending it is the rule (the server's nonces guard that mode).
+        let raw = try Fixture(nonce: .raw)
+        #expect(await raw.failure(token, nonce: Self.hashed) == nil)
+    }
+
     @Test("the sha256 form is lowercase hex: uppercase hex does not match")
     func lowercaseHex() async throws {
         let fixture = try Fixture(nonce: .sha256)

@@ -20,7 +20,9 @@ import Testing
             }
             #expect(
                 tables == [
-                    "customer_ids", "id_token_uses", "identities", "oauth_codes", "oauth_flows", "sessions", "users",
+                    "auth_nonces", "customer_ids", "id_token_uses", "identities", "oauth_codes", "oauth_flows",
+                    "sessions",
+                    "users",
                 ])
             database.close()
         }

@@ -40,6 +40,12 @@ public final class FakeAuthServer: HTTPTransport {
         public var gates: [String: Gate] = [:]
         /// The `created` of an accepted `POST /auth/idtoken`; `nil` leaves it out (a server that is not tokenvend).
         public var signInCreates: Bool? = true
+        /// Like the server's `identity.requireServerNonce` (on by default): `POST /auth/idtoken` accepts only a
+        /// nonce of ``State/pendingNonces`` and consumes it; without one, or with another, 401 `invalid_grant`.
+        public var requireServerNonce = true
+        /// The nonces `POST /auth/nonce` issued (`nonce-1`, `nonce-2`, …) and no sign-in consumed yet.
+        public var pendingNonces: Set<String> = []
+        public var noncesIssued = 0
         /// The one code `POST /auth/token` accepts (once); any other, or a second use, is 400 `invalid_grant` in
         /// the RFC 6749 §5.2 shape.
         public var authorizationCode = "fake-code"
@@ -162,6 +168,7 @@ public final class FakeAuthServer: HTTPTransport {
     private func route(_ request: Recorded) -> (Int, Data) {
         switch (request.method, request.path) {
         case ("POST", "/auth/login"): return login(request)
+        case ("POST", "/auth/nonce"): return issueNonce()
         case ("POST", "/auth/idtoken"): return signIn(request)
         case ("POST", "/auth/token"): return exchangeCode(request)
         case ("POST", "/auth/logout"): return (state.withLock { $0.logoutStatus }, Data())
@@ -215,13 +222,28 @@ public final class FakeAuthServer: HTTPTransport {
         return (200, Self.json(state.withLock { signInPair(&$0, user: user) }))
     }
 
+    /// `POST /auth/nonce`: `{"nonce": "nonce-<n>", "expiresIn": 600}`, remembered until a sign-in consumes it.
+    private func issueNonce() -> (Int, Data) {
+        state.withLock { state in
+            state.noncesIssued += 1
+            let nonce = "nonce-\(state.noncesIssued)"
+            state.pendingNonces.insert(nonce)
+            return (200, Self.json(NonceResponse(nonce: nonce, expiresIn: 600)))
+        }
+    }
+
     /// `POST /auth/idtoken`: ``idToken`` signs in (``signInCreates`` tells `created`), any other token is 401
-    /// `invalid_grant`.
+    /// `invalid_grant`; with ``State/requireServerNonce``, so is a nonce that is not pending (consumed either way).
     private func signIn(_ request: Recorded) -> (Int, Data) {
         guard let body = request.body, let signIn = try? JSONDecoder().decode(IDTokenSignInRequest.self, from: body)
         else { return Self.error(400, .invalidRequest) }
         guard signIn.idToken == Self.idToken else { return Self.error(401, .invalidGrant) }
         return state.withLock { state in
+            if state.requireServerNonce {
+                guard let nonce = signIn.nonce, state.pendingNonces.remove(nonce) != nil else {
+                    return Self.error(401, .invalidGrant)
+                }
+            }
             var answer = signInPair(&state)
             answer.created = state.signInCreates
             return (200, Self.json(answer))

@@ -4,6 +4,7 @@ import HTTPServerTesting
 import IdentityProvidersTesting
 import JWT
 public import StrictJSON
+import Testing
 
 /// An identity provider shaped like Apple for end-to-end tests: its JWK Set served on loopback by tokenvend's own
 /// HTTP server (``FakeUpstream``), its issuer still `https://appleid.apple.com`, and ID tokens signed at test time
@@ -34,12 +35,23 @@ public final class FakeIdentityProvider: Sendable {
 
     public func shutdown() async { await server.shutdown() }
 
-    /// `TOKENVEND_IDENTITY_PROVIDERS` for an `apple` preset whose key URL is this server (or `jwksURL`).
-    public func environment(jwksURL: String? = nil, extra: [String: String] = [:]) -> [String: String] {
+    /// `TOKENVEND_IDENTITY_PROVIDERS` for an `apple` preset whose key URL is this server (or `jwksURL`), and for
+    /// each of `others` a provider of that name with the same keys and issuer whose audience is
+    /// ``audience(of:)`` (a second provider, for the linking rules).
+    public func environment(
+        jwksURL: String? = nil, others: [String] = [], extra: [String: String] = [:]
+    ) -> [String: String] {
         let url = jwksURL ?? server.url.absoluteString
-        let providers =
-            #"{"apple":{"preset":"apple","audiences":["\#(Self.audience)"],"jwksURL":"\#(url)","#
-            + #""algorithms":["RS256","ES256"]}}"#
+        var entries = [
+            #""apple":{"preset":"apple","audiences":["\#(Self.audience)"],"jwksURL":"\#(url)","#
+                + #""algorithms":["RS256","ES256"]}"#
+        ]
+        for name in others {
+            entries.append(
+                #""\#(name)":{"preset":"apple","audiences":["\#(Self.audience(of: name))"],"jwksURL":"\#(url)","#
+                    + #""algorithms":["RS256","ES256"]}"#)
+        }
+        let providers = "{" + entries.joined(separator: ",") + "}"
         return ["TOKENVEND_IDENTITY_PROVIDERS": providers].merging(extra) { _, new in new }
     }
 
@@ -52,16 +64,19 @@ public final class FakeIdentityProvider: Sendable {
         return TestIDToken.jwks([rsa.publicJWK, ecObject])
     }
 
+    /// The audience of the provider `name` of ``environment(jwksURL:others:extra:)``: `com.example.<name>`.
+    public static func audience(of name: String) -> String { "com.example.\(name)" }
+
     /// The lowercase hex SHA-256 of `raw`, as Apple puts the app's nonce in the token.
     public static func hashedNonce(_ raw: String) throws -> String {
         try SHA256.hash(Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// An Apple-shaped ID token for `subject`: issued at `issuedAt` (now), expiring `lifetime` seconds later (10
-    /// minutes), the SHA-256 of `nonce`, and `email` with `email_verified` the string "true" (as Apple sends it;
+    /// minutes), the SHA-256 of `nonce` (no nonce claim when nil), and `email` with `email_verified` the string "true" (as Apple sends it;
     /// "false" when `emailVerified` is false) when given.
     public static func token(
-        subject: String, email: String? = nil, emailVerified: Bool = true, nonce: String = "raw-nonce",
+        subject: String, email: String? = nil, emailVerified: Bool = true, nonce: String? = "raw-nonce",
         audience: String = audience, issuedAt: Date = Date(), lifetime: Int64 = 600, es256: Bool = false
     ) throws -> String {
         let claims = try claims(
@@ -72,14 +87,15 @@ public final class FakeIdentityProvider: Sendable {
 
     /// The claims of ``token(subject:email:emailVerified:nonce:audience:issuedAt:lifetime:es256:)``.
     public static func claims(
-        subject: String, email: String? = nil, emailVerified: Bool = true, nonce: String = "raw-nonce",
+        subject: String, email: String? = nil, emailVerified: Bool = true, nonce: String? = "raw-nonce",
         audience: String = audience, issuedAt: Date = Date(), lifetime: Int64 = 600
     ) throws -> JSONObject {
         let now = Int64(issuedAt.timeIntervalSince1970)
         var claims: JSONObject = [
             "iss": .string(issuer), "aud": .string(audience), "sub": .string(subject), "iat": .integer(now),
-            "exp": .integer(now + lifetime), "nonce": .string(try hashedNonce(nonce)),
+            "exp": .integer(now + lifetime),
         ]
+        if let nonce { claims["nonce"] = .string(try hashedNonce(nonce)) }
         if let email {
             claims["email"] = .string(email)
             claims["email_verified"] = emailVerified ? "true" : "false"
@@ -102,18 +118,38 @@ public final class FakeIdentityProvider: Sendable {
 
 /// Runs `body` with a fake provider and a server configured for it (`environment` added), stopping both.
 public func withIdentityProvider<T>(
-    environment: [String: String] = [:], jwksURL: String? = nil, now: (@Sendable () -> Date)? = nil,
-    _ body: (TestServer, FakeIdentityProvider) async throws -> T
+    environment: [String: String] = [:], jwksURL: String? = nil, otherProviders: [String] = [],
+    now: (@Sendable () -> Date)? = nil, _ body: (TestServer, FakeIdentityProvider) async throws -> T
 ) async throws -> T {
     let provider = try FakeIdentityProvider()
     do {
         let result = try await withTestServer(
-            environment: provider.environment(jwksURL: jwksURL, extra: environment), now: now
+            environment: provider.environment(jwksURL: jwksURL, others: otherProviders, extra: environment), now: now
         ) { server in try await body(server, provider) }
         await provider.shutdown()
         return result
     } catch {
         await provider.shutdown()
         throw error
+    }
+}
+
+extension TestServer {
+    /// A nonce from `POST /auth/nonce`, as an app fetches one before asking the provider for its token.
+    public func serverNonce() async throws -> String {
+        let response = try await request("POST", "/auth/nonce")
+        #expect(response.status == 200)
+        return try #require(try response.object()["nonce"] as? String)
+    }
+
+    /// `POST /auth/idtoken` the way an app signs in: a fresh nonce from the server, the token `token` makes for
+    /// it (`FakeIdentityProvider.token(…, nonce: $0)`), and the nonce in the body.
+    public func signInWithIDToken(
+        headers: [String: String] = [:], provider: String = "apple", _ token: (String) throws -> String
+    ) async throws -> TestResponse {
+        let nonce = try await serverNonce()
+        return try await request(
+            "POST", "/auth/idtoken", headers: headers,
+            json: FakeIdentityProvider.body(try token(nonce), nonce: nonce, provider: provider))
     }
 }

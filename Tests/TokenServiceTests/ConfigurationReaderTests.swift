@@ -117,6 +117,7 @@ import Testing
             case .url: environment[key.environmentName] = "https://moss.example/token"
             case .keyList, .accessKeyList: environment[key.environmentName] = keys
             case .cidrList: environment[key.environmentName] = #"["10.0.0.0/8"]"#
+            case .nameList: environment[key.environmentName] = #"["apple"]"#
             case .choice(let names): environment[key.environmentName] = names[0]
             case .identityProviders:
                 environment[key.environmentName] = #"{"apple":{"preset":"apple","audiences":["com.example.app"]}}"#

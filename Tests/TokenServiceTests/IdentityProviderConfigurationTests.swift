@@ -12,6 +12,48 @@ import Testing
         #expect(configuration.identity.providers.isEmpty)
         #expect(configuration.identity.maxTokenAgeSeconds == 600)
         #expect(configuration.identity.linkVerifiedEmail == false)
+        #expect(configuration.identity.requireServerNonce)
+        #expect(configuration.identity.maxPendingNonces == 100_000)
+        #expect(configuration.identity.trustedForLinking == ["apple", "google"])
+    }
+
+    @Test("the nonce and linking keys are read from the file and the environment; null keeps the trusted default")
+    func nonceAndLinkingKeys() throws {
+        let fixture = try ConfigurationFixture()
+        let file = try fixture.write(
+            "c.json",
+            #"""
+            {"identity": {"requireServerNonce": false, "maxPendingNonces": 50, "trustedForLinking": ["google"]}}
+            """#)
+        let fromFile = try fixture.resolve(file: file).identity
+        #expect(!fromFile.requireServerNonce)
+        #expect(fromFile.maxPendingNonces == 50)
+        #expect(fromFile.trustedForLinking == ["google"])
+        let fromEnvironment = try fixture.resolve(environment: [
+            "TOKENVEND_IDENTITY_REQUIRE_SERVER_NONCE": "false", "TOKENVEND_IDENTITY_MAX_PENDING_NONCES": "7",
+            "TOKENVEND_IDENTITY_TRUSTED_FOR_LINKING": #"["apple","corp"]"#,
+        ]).identity
+        #expect(!fromEnvironment.requireServerNonce)
+        #expect(fromEnvironment.maxPendingNonces == 7)
+        #expect(fromEnvironment.trustedForLinking == ["apple", "corp"])
+        #expect(
+            try fixture.resolve(environment: ["TOKENVEND_IDENTITY_TRUSTED_FOR_LINKING": "[]"]).identity
+                .trustedForLinking.isEmpty)
+        let nullFile = try fixture.write("n.json", #"{"identity": {"trustedForLinking": null}}"#)
+        #expect(try fixture.resolve(file: nullFile).identity.trustedForLinking == ["apple", "google"])
+    }
+
+    @Test("identity.trustedForLinking refuses a non-list, an empty or repeated name; maxPendingNonces 0 is refused")
+    func nonceAndLinkingRefusals() throws {
+        let fixture = try ConfigurationFixture()
+        for value in [#""apple""#, #"[""]"#, #"["apple","apple"]"#, "[1]"] {
+            #expect(throws: ConfigurationError.self, "\(value)") {
+                try fixture.resolve(environment: ["TOKENVEND_IDENTITY_TRUSTED_FOR_LINKING": value])
+            }
+        }
+        #expect(throws: ConfigurationError.self) {
+            try fixture.resolve(environment: ["TOKENVEND_IDENTITY_MAX_PENDING_NONCES": "0"])
+        }
     }
 
     @Test("a preset fills issuers, key URL, nonce mode and algorithms; given members replace them")

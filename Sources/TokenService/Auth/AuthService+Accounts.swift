@@ -13,9 +13,8 @@ extension AuthService {
     }
 
     /// The account of `(provider, subject)`: a known identity signs in its user; an unknown one whose verified
-    /// `email` belongs to a user is linked to it only when `identity.linkVerifiedEmail` is on and that user's email
-    /// is verified here too (else `.conflict`); otherwise a user without a password is made when registration is
-    /// open (else `.registrationClosed`).
+    /// `email` belongs to a user is linked to it only when `canLink` allows it (else `.conflict`); otherwise a user
+    /// without a password is made when registration is open (else `.registrationClosed`).
     /// - Parameter email: the provider's verified email only, or nil.
     func resolveAccount(provider: String, subject: String, email: String?) async throws(StoreError) -> AccountOutcome {
         let store = identity.store
@@ -29,7 +28,7 @@ extension AuthService {
             // address: the provider (`email_verified`) and this service (a verified account). An unverified
             // account may have been registered by anyone with someone else's address (pre-hijacking): linking
             // it would let that person's password and sessions into the address owner's account.
-            guard identity.linkVerifiedEmail, existing.isEmailVerified else { return .conflict }
+            guard try await canLink(provider: provider, to: existing) else { return .conflict }
             if let winner = try await link(provider: provider, subject: subject, to: existing.id, email: email) {
                 return .user(winner, .signedIn)
             }
@@ -40,6 +39,24 @@ extension AuthService {
             id: UUID().uuidString.lowercased(), email: email, emailVerifiedAt: email == nil ? nil : now(),
             role: "user", provider: provider, subject: subject, now: now())
         return .user(made.user, made.created ? .created : .signedIn)
+    }
+
+    /// Whether an identity of `provider` vouching for `user`'s email may be linked to `user`: only with
+    /// `identity.linkVerifiedEmail` on, `provider` in `identity.trustedForLinking`, the account's email verified
+    /// by the operator, an email code or a provider in that list (an unknown source is never trusted), and no
+    /// identity of `provider` linked to the account already (a second account at the same provider that claims
+    /// the address is someone else, or the provider's own mistake).
+    func canLink(provider: String, to user: Store.User) async throws(StoreError) -> Bool {
+        guard identity.linkVerifiedEmail, identity.trustedForLinking.contains(provider), user.isEmailVerified else {
+            return false
+        }
+        switch user.emailVerifiedBy {
+        case .operator?, .emailCode?: break
+        case .provider(let name)?: guard identity.trustedForLinking.contains(name) else { return false }
+        case nil: return false
+        }
+        let linked = try await identity.store.identities(userID: user.id)
+        return !linked.contains { $0.provider == provider }
     }
 
     /// Links the identity to `userID`; when a racing sign-in linked it first, the user it was linked to.

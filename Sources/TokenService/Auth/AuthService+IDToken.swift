@@ -8,7 +8,9 @@ import Store
 extension AuthService {
     /// `POST /auth/idtoken`: `{"provider", "idToken", "nonce"?, "name"?}` → 200 like login, plus `created`.
     ///
-    /// The ID token is checked by the provider's `IDTokenVerifier` (keys from its cached JWKS), then accepted once
+    /// The ID token is checked by the provider's `IDTokenVerifier` (keys from its cached JWKS); with
+    /// `identity.requireServerNonce` its nonce must also be an unused one of `POST /auth/nonce`, consumed after the
+    /// replay guard (`consumeServerNonce`); the token is accepted once
     /// (the hash of its signed part is remembered until its `exp` plus the verifier's 60 s leeway, shared by every
     /// instance on PostgreSQL). Accounts: a known identity
     /// signs in its user; an unknown one whose verified email belongs to a user is linked to it only when
@@ -65,6 +67,8 @@ extension AuthService {
             throw Self.mapStore(error)
         }
         guard firstUse else { throw try await rejected(.token(.replayed)) }
+        // After the replay guard, so that a replayed token is reported as such rather than by its spent nonce.
+        if let refused = try await consumeServerNonce(body.nonce) { throw try await rejected(refused) }
         guard let (user, outcome) = try await account(for: token), !user.isDisabled else {
             throw try await rejected(.userDisabled)
         }

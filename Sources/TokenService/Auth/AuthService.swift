@@ -43,10 +43,12 @@ struct AuthService: Sendable {
 
     /// Counts a token-issuing request against its client address; 429 beyond `requestsPerAddressPerMinute`.
     /// A shared counter store that cannot answer is a 503 (fail closed; see `SharedRateLimiter`).
-    func limitAddress(_ request: HTTPRequest) async throws(ServiceError) {
+    /// - Parameter bucket: a prefix of the key for a budget of its own (`POST /auth/nonce`); empty for the one
+    ///   budget of register, login and sign-ins.
+    func limitAddress(_ request: HTTPRequest, bucket: String = "") async throws(ServiceError) {
         let decision: RateLimiter.Decision
         do {
-            decision = try await limits.addressRequests.acquire(Self.addressKey(of: request))
+            decision = try await limits.addressRequests.acquire(bucket + Self.addressKey(of: request))
         } catch {
             throw Self.rateLimitUnavailable(error)
         }

@@ -3,14 +3,20 @@ import JWT
 import Logging
 import Store
 
-/// What `POST /auth/idtoken` works with: one verifier per configured provider (sharing one key cache), the
-/// identities store and the linking switch.
+/// What `POST /auth/idtoken` and `POST /auth/nonce` work with: one verifier per configured provider (sharing one key
+/// cache), the identities store, the nonce rules and the linking rules.
 struct IdentitySignIn: Sendable {
     /// The verifiers by provider name (`identityProviders.<name>`).
     let verifiers: [String: IDTokenVerifier]
     let store: any IdentityStoring
     /// `identity.linkVerifiedEmail`.
     let linkVerifiedEmail: Bool
+    /// `identity.trustedForLinking`.
+    let trustedForLinking: Set<String>
+    /// `identity.requireServerNonce`.
+    let requireServerNonce: Bool
+    /// `identity.maxPendingNonces`.
+    let maxPendingNonces: Int
 
     /// The verifiers of `configuration`, their keys fetched by `fetcher` into one cache whose fetches are logged.
     /// - Throws: `ConfigurationError.invalidValue` naming the provider when its settings are refused (the loader
@@ -40,6 +46,9 @@ struct IdentitySignIn: Sendable {
         self.verifiers = verifiers
         self.store = store
         linkVerifiedEmail = configuration.linkVerifiedEmail
+        trustedForLinking = Set(configuration.trustedForLinking)
+        requireServerNonce = configuration.requireServerNonce
+        maxPendingNonces = configuration.maxPendingNonces
     }
 
     /// The verification settings of one configured provider.

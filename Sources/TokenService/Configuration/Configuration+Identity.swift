@@ -11,6 +11,19 @@ extension TokenServiceConfiguration {
         /// user; when false (the default) the sign-in answers 409 `identity_conflict`, because whoever controls
         /// the provider account would otherwise take over an account made with a password. Default: false.
         public var linkVerifiedEmail: Bool = false
+        /// The providers whose verified email may link an identity to an existing account, and whose vouching for
+        /// an account's email (when they created it) makes that email trusted for a later link. A link needs the
+        /// presenting provider in this list and the account's email verified by the operator, an email code or a
+        /// provider in this list, and never joins a second identity of one provider to an account. Default:
+        /// `["apple", "google"]`.
+        public var trustedForLinking: [String] = ["apple", "google"]
+        /// When true, `POST /auth/idtoken` accepts a token only with a nonce that `POST /auth/nonce` issued and
+        /// that was not used yet (consumed by the sign-in); a token without a nonce is refused. When false, the app
+        /// chooses its nonce and may send none (the behaviour before issue 30). Default: true.
+        public var requireServerNonce: Bool = true
+        /// How many unexpired server-issued nonces may be pending in all (across every instance); past it
+        /// `POST /auth/nonce` answers 503 with `Retry-After`. 1…10000000. Default: 100000.
+        public var maxPendingNonces: Int = 100_000
         /// How long a browser sign-in (`GET /auth/oauth/{provider}`) may take from the redirect to the provider to
         /// its callback, in seconds; 5…900. A flow is used once. Default: 300 (5 minutes).
         public var flowLifetimeSeconds: Int = 300

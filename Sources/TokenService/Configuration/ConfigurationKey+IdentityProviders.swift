@@ -68,6 +68,9 @@ extension TokenServiceConfiguration.Identity {
         self.init()
         maxTokenAgeSeconds = reader.int(forKey: "identity.maxTokenAgeSeconds") ?? maxTokenAgeSeconds
         linkVerifiedEmail = reader.bool(forKey: "identity.linkVerifiedEmail") ?? linkVerifiedEmail
+        trustedForLinking = reader.stringArray(forKey: "identity.trustedForLinking") ?? trustedForLinking
+        requireServerNonce = reader.bool(forKey: "identity.requireServerNonce") ?? requireServerNonce
+        maxPendingNonces = reader.int(forKey: "identity.maxPendingNonces") ?? maxPendingNonces
         flowLifetimeSeconds = reader.int(forKey: "identity.flowLifetimeSeconds") ?? flowLifetimeSeconds
         let names = reader.stringArray(forKey: "identityProviders") ?? []
         for name in names {

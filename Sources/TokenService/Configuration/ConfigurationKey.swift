@@ -26,6 +26,9 @@ struct ConfigurationKey {
         /// `accessToken.keys`: a key list whose members may also give `alg`, `state` and a private key.
         case accessKeyList
         case cidrList
+        /// A list of names (`identity.trustedForLinking`): a JSON list of non-empty strings without duplicates;
+        /// may be empty. `null` (or an empty environment variable) keeps the default.
+        case nameList
         case choice([String])
         /// `identityProviders`: a whole section, an object of named providers (a JSON object in the environment).
         case identityProviders
@@ -93,6 +96,9 @@ struct ConfigurationKey {
             return [(exclusiveSibling ?? path, ConfigValue(.string(secret), isSecret: true))]
         case .cidrList:
             return one(.stringArray(isNull ? [] : try check.cidrList(value).map(\.description)))
+        case .nameList:
+            // `null` keeps the component's default (a list that has one); `[]` is an empty list.
+            return isNull ? [] : one(.stringArray(try check.nameList(value)))
         case .identityProviders:
             return Self.identityProviderValues(isNull ? [] : try check.identityProviders(value), path: path)
         case .vendors:
@@ -136,13 +142,17 @@ struct ConfigurationKey {
             return trimmed.isEmpty ? .null : .string(raw)
         case .string, .url, .choice:
             return .string(trimmed)
-        case .keyList, .accessKeyList, .cidrList, .identityProviders, .vendors:
+        case .keyList, .accessKeyList, .cidrList, .nameList, .identityProviders, .vendors:
             if trimmed.isEmpty { return .null }
             do {
                 return try ConfigurationValue.parse(Array(trimmed.utf8))
             } catch {
                 let reason: String
-                if case .cidrList = kind {
+                if case .nameList = kind {
+                    reason =
+                        #"expected a JSON list such as ["apple","google"], got "#
+                        + "\(ConfigurationValue.string(raw).summary)"
+                } else if case .cidrList = kind {
                     reason =
                         #"expected a JSON list such as ["10.0.0.0/8","2001:db8::/32"], got "#
                         + "\(ConfigurationValue.string(raw).summary)"

@@ -167,6 +167,12 @@ extension ConfigurationValueCheck {
         return strings
     }
 
+    /// A list of names, possibly empty (`identity.trustedForLinking`): non-empty strings without duplicates.
+    func nameList(_ value: ConfigurationValue) throws(ConfigurationError) -> [String] {
+        guard case .array(let items) = value else { throw fail("expected a list of names, got \(value.summary)") }
+        return items.isEmpty ? [] : try stringList(value)
+    }
+
     /// A JWKS URL: https, or http to a loopback host (tests, a local proxy); never with credentials.
     func keySetURL(_ value: ConfigurationValue) throws(ConfigurationError) -> String {
         let text = try string(value)

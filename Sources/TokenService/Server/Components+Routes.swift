@@ -40,6 +40,7 @@ extension Components {
         router.get("/.well-known/openid-configuration") { request, _ in discovery.openID(request) }
         router.post("/auth/register") { request, context async throws in try await auth.register(request, context) }
         router.post("/auth/login") { request, context async throws in try await auth.login(request, context) }
+        router.post("/auth/nonce") { request, context async throws in try await auth.issueNonce(request, context) }
         router.post("/auth/idtoken") { request, context async throws in
             try await auth.signInWithIDToken(request, context)
         }

@@ -6,7 +6,8 @@ import Synchronization
 
 /// Deletes sessions that can no longer be used, in the background, in small batches, prunes the shared
 /// rate-limit counters whose windows have ended (when the store has them), forgets the used ID tokens
-/// (`POST /auth/idtoken`'s replay guard) that have expired (when given the identity store), and deletes the
+/// (`POST /auth/idtoken`'s replay guard) and the server-issued nonces (`POST /auth/nonce`) that have expired
+/// (when given the identity store), and deletes the
 /// expired browser sign-in flows and the one-time codes past their retention (when given the flow store).
 ///
 /// Every `interval` (default 10 min; the first run 1 min after start) it deletes sessions that were revoked,
@@ -123,8 +124,8 @@ final class SessionPurger: @unchecked Sendable {
         }
     }
 
-    /// Batches until a short one, a failure, or `stop()`; then prunes the counters, the used ID tokens and the
-    /// browser sign-in flows and codes.
+    /// Batches until a short one, a failure, or `stop()`; then prunes the counters, the used ID tokens, the
+    /// expired nonces and the browser sign-in flows and codes.
     private func run() async -> Int {
         let retention = configuration.retention.components.seconds
         let cutoff = now().addingTimeInterval(-Double(retention))
@@ -160,7 +161,7 @@ final class SessionPurger: @unchecked Sendable {
         }
     }
 
-    /// A used ID token is remembered until its `exp`; after that its own expiry refuses it.
+    /// A used ID token is remembered until its `exp`; after that its own expiry refuses it. Expired nonces go too.
     private func pruneTokenUses() async {
         guard let identities, !isStopped else { return }
         do {
@@ -168,6 +169,13 @@ final class SessionPurger: @unchecked Sendable {
             if pruned > 0 { logger.debug("pruned used ID tokens", metadata: ["idTokens.deleted": "\(pruned)"]) }
         } catch {
             logger.warning("used ID token prune failed; retrying at the next run", metadata: ["error": "\(error)"])
+        }
+        // A server-issued nonce (`POST /auth/nonce`) is useless once expired.
+        do {
+            let pruned = try await identities.pruneNonces(expiredBy: now())
+            if pruned > 0 { logger.debug("pruned expired nonces", metadata: ["nonces.deleted": "\(pruned)"]) }
+        } catch {
+            logger.warning("expired nonce prune failed; retrying at the next run", metadata: ["error": "\(error)"])
         }
     }
 

@@ -213,8 +213,10 @@ struct BrowserSignInTests {
             #expect(back["state"] == "app-state-1")
             #expect(back["code"] == nil)
         }
-        try await Self.withBrowserSignIn(extra: ["TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true"]) {
-            server, provider in
+        let trusted = [
+            "TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true", "TOKENVEND_IDENTITY_TRUSTED_FOR_LINKING": #"["fake"]"#,
+        ]
+        try await Self.withBrowserSignIn(extra: trusted) { server, provider in
             let existing = try await server.signUp()
             let accounts = try await AccountAdministration.open(configuration: server.configuration)
             defer { accounts.close() }
@@ -241,6 +243,51 @@ struct BrowserSignInTests {
             #expect(back["error"] == "access_denied")
             #expect(back["error_description"] == "registration_closed")
             #expect(server.server.metrics.oauthSignIns.value(.callbackRegistrationClosed) == 1)
+        }
+    }
+
+    @Test(
+        "linking follows identity.trustedForLinking: an untrusted provider, or a second identity of one, is a conflict")
+    func linkTrust() async throws {
+        // `fake` is not in the default list (apple, google): no link, even to an operator-verified account.
+        try await Self.withBrowserSignIn(extra: ["TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true"]) {
+            server, provider in
+            let existing = try await server.signUp()
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            defer { accounts.close() }
+            try await accounts.verifyEmail(email: existing.email)
+            provider.update { $0.user = .init(subject: "s-untrusted", email: existing.email) }
+            let (_, challenge) = try Self.pkce()
+            let back = try await TestBackend.afterOtherStoreChange {
+                Self.parameters(try await Self.trip(server, challenge: challenge).final?.headers["location"] ?? "")
+            } until: {
+                $0["error_description"] == "identity_conflict"
+            }
+            #expect(back["error_description"] == "identity_conflict")
+            #expect(server.server.metrics.oauthSignIns.value(.callbackLinked) == 0)
+        }
+        // Trusted, but the account has a `fake` identity already: a second one is not linked.
+        let trusted = [
+            "TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true", "TOKENVEND_IDENTITY_TRUSTED_FOR_LINKING": #"["fake"]"#,
+        ]
+        try await Self.withBrowserSignIn(extra: trusted) { server, provider in
+            let existing = try await server.signUp()
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            defer { accounts.close() }
+            try await accounts.verifyEmail(email: existing.email)
+            provider.update { $0.user = .init(subject: "s-first", email: existing.email) }
+            let (_, challenge) = try Self.pkce()
+            let first = try await TestBackend.afterOtherStoreChange {
+                Self.parameters(try await Self.trip(server, challenge: challenge).final?.headers["location"] ?? "")
+            } until: {
+                $0["code"] != nil
+            }
+            #expect(first["code"] != nil)
+            provider.update { $0.user = .init(subject: "s-second", email: existing.email) }
+            let second = Self.parameters(
+                try #require(try await Self.trip(server, challenge: challenge).final?.headers["location"]))
+            #expect(second["error_description"] == "identity_conflict")
+            #expect(server.server.metrics.oauthSignIns.value(.callbackLinked) == 1)
         }
     }
 

@@ -61,6 +61,30 @@ struct PasswordlessAccountTests {
         }
     }
 
+    @Test("the session purger deletes expired server-issued nonces and keeps the others")
+    func purgerPrunesNonces() async throws {
+        try await withTestServer { server in
+            let identities = server.server.backend.identities
+            let now = Date()
+            let expired = String(repeating: "4", count: 64)
+            let live = String(repeating: "5", count: 64)
+            let first = try await identities.issueNonce(
+                hash: expired, expiresAt: now.addingTimeInterval(-1), maxPending: 10, now: now.addingTimeInterval(-601))
+            let second = try await identities.issueNonce(
+                hash: live, expiresAt: now.addingTimeInterval(600), maxPending: 10, now: now)
+            #expect(first && second)
+            let purger = SessionPurger(
+                sessions: server.server.backend.sessions, identities: identities, logger: .init(label: "test"),
+                now: { now })
+            _ = await purger.purgeNow()
+            await purger.stop()
+            // The purger deleted the expired nonce (nothing is left to prune) and kept the live one.
+            let leftOver = try await identities.pruneNonces(expiredBy: now)
+            let consumed = try await identities.consumeNonce(hash: live, now: now)
+            #expect(leftOver == 0 && consumed)
+        }
+    }
+
     @Test("a password login for an account without a password is the same 401 as a wrong password")
     func loginWithoutPassword() async throws {
         try await withTestServer { server in

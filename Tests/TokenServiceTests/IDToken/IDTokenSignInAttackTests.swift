@@ -21,12 +21,13 @@ struct IDTokenSignInAttackTests {
         let start = Date()
         let clock = ManualClock(start)
         try await withIdentityProvider(now: clock.closure) { server, _ in
-            let token = try Provider.token(subject: Self.subject(), issuedAt: start, lifetime: 120)
+            let nonce = try await server.serverNonce()
+            let token = try Provider.token(subject: Self.subject(), nonce: nonce, issuedAt: start, lifetime: 120)
             clock.advance(119)
-            let first = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
+            let first = try await server.request("POST", "/auth/idtoken", json: Provider.body(token, nonce: nonce))
             #expect(first.status == 200)
             clock.advance(31)
-            let second = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
+            let second = try await server.request("POST", "/auth/idtoken", json: Provider.body(token, nonce: nonce))
             #expect(second.status == 401)
             #expect(second.errorCode == "invalid_grant")
             #expect(server.server.metrics.idTokenRejections.value(.token(.replayed)) == 1)
@@ -37,12 +38,13 @@ struct IDTokenSignInAttackTests {
     @Test("the high-S twin of a used ES256 token (s → n − s, still a valid signature) is refused as a replay")
     func replayUnderTwinSignature() async throws {
         try await withIdentityProvider { server, _ in
-            let token = try Provider.token(subject: Self.subject(), es256: true)
+            let nonce = try await server.serverNonce()
+            let token = try Provider.token(subject: Self.subject(), nonce: nonce, es256: true)
             let twin = try TestIDToken.highSTwin(token)
             #expect(twin != token)
-            let first = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
+            let first = try await server.request("POST", "/auth/idtoken", json: Provider.body(token, nonce: nonce))
             #expect(first.status == 200)
-            let second = try await server.request("POST", "/auth/idtoken", json: Provider.body(twin))
+            let second = try await server.request("POST", "/auth/idtoken", json: Provider.body(twin, nonce: nonce))
             #expect(second.status == 401)
             #expect(second.errorCode == "invalid_grant")
             #expect(server.server.metrics.idTokenRejections.value(.token(.replayed)) == 1)
@@ -58,8 +60,10 @@ struct IDTokenSignInAttackTests {
             let accounts = try await AccountAdministration.open(configuration: server.configuration)
             defer { accounts.close() }
             try await accounts.verifyEmail(email: existing.email)
-            let token = try Provider.token(subject: Self.subject(), email: existing.email, emailVerified: false)
-            let response = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
+            let subject = Self.subject()
+            let response = try await server.signInWithIDToken {
+                try Provider.token(subject: subject, email: existing.email, emailVerified: false, nonce: $0)
+            }
             #expect(response.status == 200)
             let body = try response.object()
             #expect(body["created"] as? Bool == true)
@@ -106,14 +110,14 @@ struct IDTokenSignInAttackTests {
     @Test("with a warm key cache, sign-ins still succeed (200) while the provider's key URL is down")
     func warmCacheProviderDown() async throws {
         try await withIdentityProvider { server, provider in
-            let first = try await server.request(
-                "POST", "/auth/idtoken", json: Provider.body(try Provider.token(subject: Self.subject())))
+            let subject = Self.subject()
+            let first = try await server.signInWithIDToken { try Provider.token(subject: subject, nonce: $0) }
             #expect(first.status == 200)
             #expect(provider.fetches == 1)
             await provider.shutdown()
-            let second = try await server.request(
-                "POST", "/auth/idtoken",
-                json: Provider.body(try Provider.token(subject: Self.subject(), es256: true)))
+            let second = try await server.signInWithIDToken {
+                try Provider.token(subject: Self.subject(), nonce: $0, es256: true)
+            }
             #expect(second.status == 200)
             #expect(server.server.metrics.idTokenSignIns.value(.providerUnavailable) == 0)
         }

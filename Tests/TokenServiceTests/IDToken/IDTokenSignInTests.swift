@@ -17,8 +17,10 @@ struct IDTokenSignInTests {
     func newUser() async throws {
         try await withIdentityProvider { server, provider in
             let email = "new-\(UUID().uuidString.prefix(8).lowercased())@privaterelay.appleid.com"
-            let token = try Provider.token(subject: Self.subject(), email: email)
-            let response = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
+            let subject = Self.subject()
+            let response = try await server.signInWithIDToken {
+                try Provider.token(subject: subject, email: email, nonce: $0)
+            }
             #expect(response.status == 200)
             #expect(response.headers["cache-control"] == "no-store")
             let body = try response.object()
@@ -52,12 +54,11 @@ struct IDTokenSignInTests {
     func knownIdentity() async throws {
         try await withIdentityProvider { server, provider in
             let subject = Self.subject()
-            let first = try await server.request(
-                "POST", "/auth/idtoken", json: Provider.body(try Provider.token(subject: subject, es256: true)))
+            let first = try await server.signInWithIDToken {
+                try Provider.token(subject: subject, nonce: $0, es256: true)
+            }
             #expect(first.status == 200)
-            let second = try await server.request(
-                "POST", "/auth/idtoken",
-                json: Provider.body(try Provider.token(subject: subject, nonce: "n2"), nonce: "n2"))
+            let second = try await server.signInWithIDToken { try Provider.token(subject: subject, nonce: $0) }
             #expect(second.status == 200)
             let firstUser = try #require(try first.object()["user"] as? [String: Any])
             let secondUser = try #require(try second.object()["user"] as? [String: Any])
@@ -78,9 +79,9 @@ struct IDTokenSignInTests {
             // Anyone can register someone else's address: linking that account would hand it to its registrant.
             let existing = try await server.signUp()
             let subject = Self.subject()
-            let response = try await server.request(
-                "POST", "/auth/idtoken",
-                json: Provider.body(try Provider.token(subject: subject, email: existing.email)))
+            let response = try await server.signInWithIDToken {
+                try Provider.token(subject: subject, email: existing.email, nonce: $0)
+            }
             #expect(response.status == 409)
             #expect(response.errorCode == "identity_conflict")
             #expect(server.server.metrics.idTokenSignIns.value(.conflict) == 1)
@@ -104,11 +105,9 @@ struct IDTokenSignInTests {
             let subject = Self.subject()
             let response = try await TestBackend.afterOtherStoreChange {
                 // A fresh nonce per attempt: a retried token would be refused as a replay instead.
-                let nonce = UUID().uuidString
-                return try await server.request(
-                    "POST", "/auth/idtoken",
-                    json: Provider.body(
-                        try Provider.token(subject: subject, email: existing.email, nonce: nonce), nonce: nonce))
+                try await server.signInWithIDToken {
+                    try Provider.token(subject: subject, email: existing.email, nonce: $0)
+                }
             } until: {
                 $0.status == 200
             }
@@ -118,9 +117,7 @@ struct IDTokenSignInTests {
             #expect(server.server.metrics.idTokenSignIns.value(.linked) == 1)
             // The password still works, and the next sign-in finds the identity.
             _ = try await server.logIn(email: existing.email)
-            let again = try await server.request(
-                "POST", "/auth/idtoken",
-                json: Provider.body(try Provider.token(subject: subject, nonce: "again"), nonce: "again"))
+            let again = try await server.signInWithIDToken { try Provider.token(subject: subject, nonce: $0) }
             #expect((try again.object()["user"] as? [String: Any])?["id"] as? String == existing.userID)
             let stored = try await TestBackend.afterOtherStoreChange {
                 try await accounts.list().first { $0.email == existing.email.lowercased() }
@@ -142,10 +139,7 @@ struct IDTokenSignInTests {
             _ = try await accounts.disable(email: email)
             let subject = Self.subject()
             let refused = try await TestBackend.afterOtherStoreChange {
-                let nonce = UUID().uuidString
-                return try await server.request(
-                    "POST", "/auth/idtoken",
-                    json: Provider.body(try Provider.token(subject: subject, email: email, nonce: nonce), nonce: nonce))
+                try await server.signInWithIDToken { try Provider.token(subject: subject, email: email, nonce: $0) }
             } until: {
                 $0.status == 401
             }
@@ -162,17 +156,16 @@ struct IDTokenSignInTests {
         try await withIdentityProvider { server, _ in
             let existing = try await server.signUp()
             let subject = Self.subject()
-            let response = try await server.request(
-                "POST", "/auth/idtoken",
-                json: Provider.body(try Provider.token(subject: subject, email: existing.email)))
+            let response = try await server.signInWithIDToken {
+                try Provider.token(subject: subject, email: existing.email, nonce: $0)
+            }
             #expect(response.status == 409)
             #expect(response.errorCode == "identity_conflict")
             #expect(server.server.metrics.idTokenSignIns.value(.conflict) == 1)
             // Nothing was linked: the same identity with a new token is refused the same way.
-            let again = try await server.request(
-                "POST", "/auth/idtoken",
-                json: Provider.body(try Provider.token(subject: subject, email: existing.email, nonce: "b"), nonce: "b")
-            )
+            let again = try await server.signInWithIDToken {
+                try Provider.token(subject: subject, email: existing.email, nonce: $0)
+            }
             #expect(again.status == 409)
         }
     }
@@ -180,8 +173,8 @@ struct IDTokenSignInTests {
     @Test("with registration closed, an unknown identity is 403 registration_closed")
     func registrationClosed() async throws {
         try await withIdentityProvider(environment: ["TOKENVEND_REGISTRATION_ENABLED": "false"]) { server, _ in
-            let response = try await server.request(
-                "POST", "/auth/idtoken", json: Provider.body(try Provider.token(subject: Self.subject())))
+            let subject = Self.subject()
+            let response = try await server.signInWithIDToken { try Provider.token(subject: subject, nonce: $0) }
             #expect(response.status == 403)
             #expect(response.errorCode == "registration_closed")
         }
@@ -190,10 +183,11 @@ struct IDTokenSignInTests {
     @Test("the same ID token twice: the second is 401 invalid_grant, reason replayed in the log and the metric")
     func replay() async throws {
         try await withIdentityProvider { server, _ in
-            let token = try Provider.token(subject: Self.subject())
-            let first = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
+            let nonce = try await server.serverNonce()
+            let token = try Provider.token(subject: Self.subject(), nonce: nonce)
+            let first = try await server.request("POST", "/auth/idtoken", json: Provider.body(token, nonce: nonce))
             #expect(first.status == 200)
-            let second = try await server.request("POST", "/auth/idtoken", json: Provider.body(token))
+            let second = try await server.request("POST", "/auth/idtoken", json: Provider.body(token, nonce: nonce))
             #expect(second.status == 401)
             #expect(second.errorCode == "invalid_grant")
             #expect(second.headers["www-authenticate"] == #"Bearer realm="tokenvend""#)
@@ -227,18 +221,16 @@ struct IDTokenSignInTests {
         try await withIdentityProvider { server, _ in
             let subject = Self.subject()
             let email = "gone-\(UUID().uuidString.prefix(8).lowercased())@example.com"
-            let first = try await server.request(
-                "POST", "/auth/idtoken", json: Provider.body(try Provider.token(subject: subject, email: email)))
+            let first = try await server.signInWithIDToken {
+                try Provider.token(subject: subject, email: email, nonce: $0)
+            }
             #expect(first.status == 200)
             let accounts = try await AccountAdministration.open(configuration: server.configuration)
             _ = try await accounts.disable(email: email)
             accounts.close()
             let refused = try await TestBackend.afterOtherStoreChange {
                 // A fresh nonce per attempt: a retried token would be refused as a replay instead.
-                let nonce = UUID().uuidString
-                return try await server.request(
-                    "POST", "/auth/idtoken",
-                    json: Provider.body(try Provider.token(subject: subject, nonce: nonce), nonce: nonce))
+                try await server.signInWithIDToken { try Provider.token(subject: subject, nonce: $0) }
             } until: {
                 $0.status == 401
             }
@@ -266,9 +258,10 @@ struct IDTokenSignInTests {
     @Test("the cookie strategy sets the session cookies and answers without tokens, with expiresAt and created")
     func cookieStrategy() async throws {
         try await withIdentityProvider { server, _ in
-            let response = try await server.request(
-                "POST", "/auth/idtoken", headers: ["X-Auth-Strategy": "cookie"],
-                json: Provider.body(try Provider.token(subject: Self.subject())))
+            let subject = Self.subject()
+            let response = try await server.signInWithIDToken(headers: ["X-Auth-Strategy": "cookie"]) {
+                try Provider.token(subject: subject, nonce: $0)
+            }
             #expect(response.status == 200)
             let body = try response.object()
             #expect(Set(body.keys) == ["expiresIn", "expiresAt", "refreshExpiresAt", "user", "created"])
@@ -298,23 +291,31 @@ struct IDTokenSignInTests {
         }
     }
 
-    @Test("the per-address request limit applies: 429 beyond it")
+    @Test("the per-address request limit applies to sign-ins and, in a budget of its own, to nonces: 429 beyond it")
     func addressLimit() async throws {
         try await withIdentityProvider(environment: ["TOKENVEND_RATE_LIMIT_REQUESTS_PER_ADDRESS_PER_MINUTE": "2"]) {
             server, _ in
             var statuses: [Int] = []
-            for _ in 0..<3 {
-                let token = try Provider.token(subject: Self.subject())
-                statuses.append(try await server.request("POST", "/auth/idtoken", json: Provider.body(token)).status)
+            for _ in 0..<2 {
+                let subject = Self.subject()
+                statuses.append(
+                    try await server.signInWithIDToken { try Provider.token(subject: subject, nonce: $0) }.status)
             }
-            #expect(statuses == [200, 200, 429])
+            // Two nonces and two sign-ins: both budgets are spent.
+            let token = try Provider.token(subject: Self.subject())
+            statuses.append(try await server.request("POST", "/auth/idtoken", json: Provider.body(token)).status)
+            let nonce = try await server.request("POST", "/auth/nonce")
+            statuses.append(nonce.status)
+            #expect(statuses == [200, 200, 429, 429])
+            #expect(nonce.headers["retry-after"] != nil)
         }
     }
 
     @Test("400 for an unknown provider, a malformed body or an extra member; 415 for a body that is not JSON")
     func badRequests() async throws {
         try await withIdentityProvider { server, provider in
-            let token = try Provider.token(subject: Self.subject())
+            let nonce = try await server.serverNonce()
+            let token = try Provider.token(subject: Self.subject(), nonce: nonce)
             let cases: [(String, Int)] = [
                 (Provider.body(token, provider: "facebook"), 400),
                 (#"{"provider":"apple"}"#, 400),
@@ -337,7 +338,7 @@ struct IDTokenSignInTests {
             let named = try await server.request(
                 "POST", "/auth/idtoken",
                 json:
-                    #"{"provider":"apple","idToken":"\#(token)","nonce":"raw-nonce","name":{"givenName":"Ada","familyName":null}}"#
+                    #"{"provider":"apple","idToken":"\#(token)","nonce":"\#(nonce)","name":{"givenName":"Ada","familyName":null}}"#
             )
             #expect(named.status == 200)
         }

@@ -14,8 +14,10 @@ import Testing
         for rejection in IDTokenRejection.allCases {
             #expect(IDTokenRejectionReason.token(rejection).rawValue == rejection.rawValue)
         }
-        #expect(IDTokenRejectionReason.allCases.count == IDTokenRejection.allCases.count + 1)
+        #expect(IDTokenRejectionReason.allCases.count == IDTokenRejection.allCases.count + 3)
         #expect(IDTokenRejectionReason.userDisabled.rawValue == "user_disabled")
+        #expect(IDTokenRejectionReason.nonceRequired.rawValue == "nonce_required")
+        #expect(IDTokenRejectionReason.nonceNotIssued.rawValue == "nonce_not_issued")
         for reason in IDTokenRejectionReason.allCases {
             #expect(IDTokenRejectionReason(rawValue: reason.rawValue) == reason)
         }
