@@ -39,16 +39,16 @@
         }
 
         /// Creates a model that follows `session` until ``stop()`` or its release.
-        ///
-        /// Every task below runs on the main actor, as ``stop()`` does, so "stopped" is decided there: the
-        /// subscription does not start after ``stop()``, and a consumer drops what arrives after it (a stream made
-        /// just before ``stop()`` may already hold the session's current state). A consumer keeps iterating once
-        /// cancelled, because its cancelled `next()` is what ends the stream and unsubscribes it from the session.
         public init(session: AuthSession) {
             self.session = session
             let snapshot = session.snapshot
             state = snapshot.state
             user = snapshot.user
+            // Every task below runs on the main actor, as stop() does, so "stopped" is decided there: the
+            // subscription does not start after stop(), and a consumer drops what arrives after it (a stream made
+            // just before stop() may already hold the session's current state, and a cancelled AsyncStream iterator
+            // still hands out what it holds). A consumer keeps iterating once cancelled: its cancelled next() is what
+            // ends the stream and unsubscribes it from the session.
             subscription = Task { @MainActor in
                 guard !Task.isCancelled else { return nil }
                 let events = await session.events()
