@@ -177,10 +177,14 @@ let package = Package(
             name: "TokenClientExamplesTests",
             dependencies: ["TokenClientExamples", "TokenClient", "AuthAPI", "TokenClientTesting"],
             swiftSettings: swiftSettings),
-        // TokenClient against a real in-process TokenServer.
+        // TokenClient against a real in-process TokenServer, and URLSessionTransport against HTTPServerTesting's
+        // FakeUpstream (redirects between two loopback origins).
         .testTarget(
             name: "TokenClientEndToEndTests",
-            dependencies: ["TokenClient", "AuthAPI", "TokenService", "TokenServiceTesting", "TokenClientTesting"],
+            dependencies: [
+                "TokenClient", "AuthAPI", "TokenService", "TokenServiceTesting", "TokenClientTesting",
+                "HTTPServerTesting",
+            ],
             swiftSettings: swiftSettings
         ),
         // The `tokenvend` command line: its client commands against the fake and the real server.

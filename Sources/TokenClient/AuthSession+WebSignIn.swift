@@ -58,6 +58,17 @@ struct AuthorizationCodeGrant: Encodable {
     }
 }
 
+/// Printing, interpolating, `dump` and the debugger show `<redacted>` in place of the code and the verifier.
+extension AuthorizationCodeGrant: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    var description: String { Redacted.describe("AuthorizationCodeGrant", shownFields) }
+    var debugDescription: String { description }
+    var customMirror: Mirror { Redacted.mirror(self, shownFields) }
+
+    private var shownFields: KeyValuePairs<String, Any> {
+        ["grantType": grantType, "code": Redacted(), "codeVerifier": Redacted(), "redirectURI": redirectURI]
+    }
+}
+
 /// Reading the browser's callback URL and the token endpoint's errors.
 enum WebSignInCallback {
     /// The one-time code of `url`, after checking its `state`.

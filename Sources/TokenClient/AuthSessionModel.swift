@@ -27,12 +27,13 @@
 
         /// The session the model follows.
         @ObservationIgnored public let session: AuthSession
-        /// Both streams, subscribed to by one task so that ``login(email:password:)`` can wait for them.
-        @ObservationIgnored private let subscription: Task<Streams, Never>
-        /// The tasks that consume the streams; cancelled by ``stop()`` and on release.
-        @ObservationIgnored private var consumers: [Task<Void, Never>] = []
+        /// Both streams, subscribed to by one task so that ``login(email:password:)`` can wait for them; `nil` when
+        /// ``stop()`` came first (then the model never subscribes).
+        @ObservationIgnored let subscription: Task<Streams?, Never>
+        /// The tasks that consume the streams; cancelled by ``stop()`` and on release, kept so tests can wait for them.
+        @ObservationIgnored private(set) var consumers: [Task<Void, Never>] = []
 
-        private struct Streams: Sendable {
+        struct Streams: Sendable {
             var events: AsyncStream<SessionEvent>
             var states: AsyncStream<SessionState>
         }
@@ -43,17 +44,29 @@
             let snapshot = session.snapshot
             state = snapshot.state
             user = snapshot.user
-            subscription = Task { Streams(events: await session.events(), states: await session.stateUpdates()) }
+            // Every task below runs on the main actor, as stop() does, so "stopped" is decided there: the
+            // subscription does not start after stop(), and a consumer drops what arrives after it (a stream made
+            // just before stop() may already hold the session's current state, and a cancelled AsyncStream iterator
+            // still hands out what it holds). A consumer keeps iterating once cancelled: its cancelled next() is what
+            // ends the stream and unsubscribes it from the session.
+            subscription = Task { @MainActor in
+                guard !Task.isCancelled else { return nil }
+                let events = await session.events()
+                let states = await session.stateUpdates()
+                return Streams(events: events, states: states)
+            }
             consumers = [
-                Task { [weak self, subscription] in
-                    for await event in await subscription.value.events {
-                        guard let self else { return }
+                Task { @MainActor [weak self, subscription] in
+                    guard let streams = await subscription.value else { return }
+                    for await event in streams.events {
+                        guard !Task.isCancelled, let self else { continue }
                         self.lastEvent = event
                     }
                 },
-                Task { [weak self, subscription] in
-                    for await state in await subscription.value.states {
-                        guard let self else { return }
+                Task { @MainActor [weak self, subscription] in
+                    guard let streams = await subscription.value else { return }
+                    for await state in streams.states {
+                        guard !Task.isCancelled, let self else { continue }
                         self.apply(state)
                     }
                 },
@@ -61,13 +74,15 @@
         }
 
         deinit {
+            subscription.cancel()
             for consumer in consumers { consumer.cancel() }
         }
 
-        /// Stops following the session; the properties keep their last values.
+        /// Stops following the session; the properties keep their last values, whatever the session publishes
+        /// afterwards (even a state it published before the model had subscribed).
         public func stop() {
+            subscription.cancel()
             for consumer in consumers { consumer.cancel() }
-            consumers = []
         }
 
         /// Signs in through ``AuthSession/login(email:password:)``.

@@ -16,3 +16,14 @@ public struct ExpiringToken: Sendable, Equatable {
         self.refreshAt = refreshAt
     }
 }
+
+/// Printing, interpolating, `dump` and the debugger show `<redacted>` in place of the token.
+extension ExpiringToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { Redacted.describe("ExpiringToken", shownFields) }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Redacted.mirror(self, shownFields) }
+
+    private var shownFields: KeyValuePairs<String, Any> {
+        ["token": Redacted(), "expiresAt": expiresAt, "refreshAt": refreshAt]
+    }
+}

@@ -9,3 +9,14 @@ struct PendingLogout: Sendable, Equatable {
     /// `local` or `global`.
     var scope: LogoutScope
 }
+
+/// Printing, interpolating, `dump` and the debugger show `<redacted>` in place of both tokens.
+extension PendingLogout: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    var description: String { Redacted.describe("PendingLogout", shownFields) }
+    var debugDescription: String { description }
+    var customMirror: Mirror { Redacted.mirror(self, shownFields) }
+
+    private var shownFields: KeyValuePairs<String, Any> {
+        ["refreshToken": Redacted(), "accessToken": Redacted.optional(accessToken) as Any, "scope": scope]
+    }
+}

@@ -25,3 +25,17 @@ public struct SessionSnapshot: Sendable, Equatable {
         self.user = user
     }
 }
+
+/// Printing, interpolating, `dump` and the debugger show `<redacted>` in place of the access token.
+extension SessionSnapshot: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { Redacted.describe("SessionSnapshot", shownFields) }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Redacted.mirror(self, shownFields) }
+
+    private var shownFields: KeyValuePairs<String, Any> {
+        [
+            "state": state, "accessToken": Redacted.optional(accessToken) as Any,
+            "accessTokenExpiresAt": accessTokenExpiresAt as Any, "user": user as Any,
+        ]
+    }
+}

@@ -28,3 +28,17 @@ public struct StoredTokens: Codable, Sendable, Equatable {
         self.refreshTokenExpiresAt = refreshTokenExpiresAt
     }
 }
+
+/// Printing, interpolating, `dump` and the debugger show `<redacted>` in place of both tokens.
+extension StoredTokens: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { Redacted.describe("StoredTokens", shownFields) }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Redacted.mirror(self, shownFields) }
+
+    private var shownFields: KeyValuePairs<String, Any> {
+        [
+            "accessToken": Redacted(), "refreshToken": Redacted(), "accessTokenExpiresAt": accessTokenExpiresAt as Any,
+            "user": user as Any, "refreshTokenExpiresAt": refreshTokenExpiresAt as Any,
+        ]
+    }
+}

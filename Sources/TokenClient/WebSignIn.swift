@@ -101,6 +101,31 @@ public struct PendingWebSignIn: Sendable, Codable, Equatable {
     }
 }
 
+/// Printing, interpolating, `dump` and the debugger show `<redacted>` in place of the PKCE verifier and the `state`,
+/// in the authorization URL too.
+extension PendingWebSignIn: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { Redacted.describe("PendingWebSignIn", shownFields) }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Redacted.mirror(self, shownFields) }
+
+    private var shownFields: KeyValuePairs<String, Any> {
+        [
+            "authorizationURL": Self.redactingState(authorizationURL), "provider": provider,
+            "redirectURI": redirectURI, "state": Redacted(), "codeVerifier": Redacted(),
+        ]
+    }
+
+    /// `url` as text, with the value of each `state` query parameter replaced by `<redacted>` (the code challenge
+    /// stays: it is a hash, meant to be public).
+    private static func redactingState(_ url: URL) -> String {
+        let text = url.absoluteString
+        guard let mark = text.firstIndex(of: "?") else { return text }
+        let query = text[text.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false)
+        let shown = query.map { $0.hasPrefix("state=") ? "state=" + Redacted.text : String($0) }
+        return text[...mark] + shown.joined(separator: "&")
+    }
+}
+
 /// Why a web sign-in's callback was refused before (or instead of) the token request.
 public enum WebSignInError: Error, Sendable, Equatable {
     /// The callback's `state` is missing, repeated or not the pending sign-in's: a forged or stale callback. No

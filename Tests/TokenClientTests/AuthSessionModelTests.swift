@@ -3,7 +3,7 @@
     import Foundation
     import Observation
     import Testing
-    import TokenClient
+    @testable import TokenClient
     import TokenClientTesting
 
     @Suite("AuthSessionModel", .timeLimit(.minutes(1)))
@@ -89,6 +89,41 @@
         }
 
         @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+        @Test("a model stopped before its tasks start never subscribes, though the session signs in before they run")
+        func stopBeforeTheSubscriptionStarts() async throws {
+            let stopped = AuthSessionModel(session: session)
+            // Nothing has suspended since the model was made, so its main-actor tasks have not started yet.
+            stopped.stop()
+            // The order of the flaky run, forced: the session is signed in before the stopped model's tasks run. The
+            // main actor is held until the sign-in has finished, so they can only start afterwards.
+            let signIn = holdingTheMainActor { [session] in
+                try await session.login(email: FakeAuthServer.email, password: FakeAuthServer.password)
+            }
+            _ = try signIn.get()
+            #expect(await session.state == .signedIn(FakeAuthServer.user))
+            for consumer in stopped.consumers { await consumer.value }
+            #expect(await stopped.subscription.value == nil)
+            #expect(stopped.state == .signedOut)
+            #expect(stopped.user == nil)
+            #expect(stopped.lastEvent == nil)
+            #expect(await session.observers.isEmpty)
+            #expect(await session.eventObservers.isEmpty)
+        }
+
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+        @Test("a model stopped after it subscribed ignores what the session publishes afterwards")
+        func stopAfterTheSubscription() async throws {
+            let stopped = AuthSessionModel(session: session)
+            #expect(await stopped.subscription.value != nil)
+            stopped.stop()
+            try await session.login(email: FakeAuthServer.email, password: FakeAuthServer.password)
+            for consumer in stopped.consumers { await consumer.value }
+            #expect(stopped.state == .signedOut)
+            #expect(stopped.user == nil)
+            #expect(stopped.lastEvent == nil)
+        }
+
+        @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
         @Test("a model nobody holds is released, though its session lives on and keeps publishing")
         func releasedWithoutTheSession() async throws {
             var model: AuthSessionModel? = AuthSessionModel(session: session)
@@ -98,6 +133,25 @@
             #expect(released == nil)
             try await session.logout(scope: .local)
             #expect(await session.state == .signedOut)
+        }
+
+        /// Runs `operation` on another thread while the calling thread (here the main actor) waits for it, so no
+        /// main-actor task can run in between; its result.
+        private nonisolated func holdingTheMainActor(
+            _ operation: @escaping @Sendable () async throws -> Void
+        ) -> Result<Void, any Error> {
+            let finished = DispatchSemaphore(value: 0)
+            let result = Locked<Result<Void, any Error>>(.success(()))
+            Task.detached {
+                do {
+                    try await operation()
+                } catch {
+                    result.withLock { $0 = .failure(error) }
+                }
+                finished.signal()
+            }
+            finished.wait()
+            return result.withLock { $0 }
         }
 
         /// Waits until `condition` holds for `model`, waking on each change of a property it reads (no polling,
