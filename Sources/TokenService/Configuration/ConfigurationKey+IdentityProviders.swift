@@ -69,6 +69,9 @@ extension TokenServiceConfiguration.Identity {
         maxTokenAgeSeconds = reader.int(forKey: "identity.maxTokenAgeSeconds") ?? maxTokenAgeSeconds
         linkVerifiedEmail = reader.bool(forKey: "identity.linkVerifiedEmail") ?? linkVerifiedEmail
         flowLifetimeSeconds = reader.int(forKey: "identity.flowLifetimeSeconds") ?? flowLifetimeSeconds
+        maxPendingFlows = reader.int(forKey: "identity.maxPendingFlows") ?? maxPendingFlows
+        maxPendingFlowsPerAddress =
+            reader.int(forKey: "identity.maxPendingFlowsPerAddress") ?? maxPendingFlowsPerAddress
         let names = reader.stringArray(forKey: "identityProviders") ?? []
         for name in names {
             let entry = reader.scoped(to: ConfigKey(["identityProviders", name]))
