@@ -131,9 +131,13 @@ extension AuthService {
         }
     }
 
-    /// The failure key of one provider's subject (provider names never contain `:`).
+    /// The failure key of one provider's subject (provider names never contain `:`); a subject longer than 128
+    /// bytes by its SHA-256 hex, so that a key stays small enough for the counters' index.
     static func idTokenSubjectKey(provider: String, subject: String) -> String {
-        "\(provider):\(subject)"
+        guard subject.utf8.count > 128, let digest = try? OAuthRandom.sha256Hex(subject) else {
+            return "\(provider):\(subject)"
+        }
+        return "\(provider):sha256:\(digest)"
     }
 
     /// The user a verified token signs in, and how: the linked user, a user linked by verified email, or a new
