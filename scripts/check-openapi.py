@@ -127,13 +127,14 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 OPENER = urllib.request.build_opener(NoRedirect)
 
 
-# One vendor per answer shape and refusal of POST /vend/{vendor}; "later" has no secret (503).
+# One vendor per answer shape and refusal of POST /vend/{vendor}; "later" has no secret (503). Each vendor has a
+# secret of its own: tokenvend refuses to start when two places share a key.
 VENDOR_SECRET = "openapi-vendor-secret-openapi-vendor-secret"
 VENDORS = {
-    "chat": {"preset": "stream-chat", "apiKey": "openapi", "apiSecret": VENDOR_SECRET},
-    "video": {"preset": "livekit", "apiKey": "openapi", "apiSecret": VENDOR_SECRET,
+    "chat": {"preset": "stream-chat", "apiKey": "openapi", "apiSecret": "chat-" + VENDOR_SECRET},
+    "video": {"preset": "livekit", "apiKey": "openapi", "apiSecret": "video-" + VENDOR_SECRET,
               "serverURL": "wss://video.example.com"},
-    "engagement": {"preset": "bloomreach-customer", "keyId": "openapi", "secret": VENDOR_SECRET},
+    "engagement": {"preset": "bloomreach-customer", "keyId": "openapi", "secret": "engagement-" + VENDOR_SECRET},
     "later": {"preset": "stream-chat", "apiKey": "later"},
 }
 

@@ -125,7 +125,7 @@ extension BrowserProvider {
             return ProviderIdentity(provider: name, subject: verified.subject, email: verified.email)
         } catch {
             switch error {
-            case .rejected(let rejection): throw .invalidIDToken(rejection)
+            case .rejected(let rejection), .rejectedSigned(let rejection, _): throw .invalidIDToken(rejection)
             case .providerUnavailable(let retryAfter): throw .providerUnavailable(retryAfter: retryAfter)
             }
         }

@@ -132,7 +132,8 @@ public final class DiscoveryCache: Sendable {
                 outcome = .failure(DiscoveryFetchFailure(reason: "HTTP \(response.status)"))
             } else {
                 do throws(DiscoveryError) {
-                    let document = try OIDCDiscoveryDocument.parse(response.body, expectedIssuer: issuer)
+                    let document = try OIDCDiscoveryDocument.parse(
+                        response.body, expectedIssuer: issuer, discoveryURL: url)
                     let maxAge = response.cacheControl.flatMap(JWKSDocument.maxAge(cacheControl:))
                     outcome = .success((document, limits.lifetime(maxAge: maxAge)))
                 } catch {

@@ -1,22 +1,41 @@
 /// Why an ID token was not accepted: refused (one 401 `invalid_grant` for every reason), or not checkable now.
+///
+/// A refusal says whether the provider's signature held: `rejected` before it did (anyone can send such a token,
+/// garbage included), `rejectedSigned` after it did, with the token's subject, so that the caller can count
+/// refusals against the account the provider vouched for rather than against the sender's address.
 public enum IDTokenFailure: Error, Sendable, Equatable {
-    /// The token is refused; the reason is for the log and the metric label, never for the client.
+    /// The token is refused before its signature held (size, structure, `typ`, `alg`, `kid`, key, signature), or
+    /// after it without a usable `sub`; the reason is for the log and the metric label, never for the client.
     case rejected(IDTokenRejection)
+    /// The signature held and a later check refused the token (`iss`, `aud`, `azp`, `exp`, `iat`, nonce): the
+    /// reason, and the token's `sub` (non-empty), which the provider signed.
+    case rejectedSigned(IDTokenRejection, subject: String)
     /// No keys are cached for the provider and its key URL cannot be fetched: answer 503 with `Retry-After`.
     /// The payload is the number of seconds until the cache tries the provider again (at least 1).
     case providerUnavailable(retryAfter: Int)
+
+    /// The reason of a refusal, before or after the signature; nil for `providerUnavailable`.
+    public var rejection: IDTokenRejection? {
+        switch self {
+        case .rejected(let reason), .rejectedSigned(let reason, _): reason
+        case .providerUnavailable: nil
+        }
+    }
 }
 
 /// The fixed set of reasons an ID token is refused: the values of the `reason` metric label and log field.
 ///
-/// The verifier checks in this order and reports the first failure: size, structure, `alg`, `kid`, key, signature,
-/// `iss`, `aud`, `azp`, `exp`, `iat`, nonce. `replayed` is reported by the caller that remembers used tokens.
+/// The verifier checks in this order and reports the first failure: size, structure, `typ`, `alg`, `kid`, key,
+/// signature, `iss`, `aud`, `azp`, `exp`, `iat`, nonce. `replayed` is reported by the caller that remembers used tokens.
 public enum IDTokenRejection: String, Sendable, Hashable, CaseIterable {
     /// Not a compact JWS, bad base64url or JSON, a `crit` header, or a required claim (`sub`, `exp`, `iat`)
     /// missing or of the wrong type.
     case malformed
     /// Longer than `IDTokenVerifier.maximumTokenBytes`.
     case tooLarge = "too_large"
+    /// The header's `typ` is neither absent nor `JWT` (compared case-insensitively): an access token (`at+jwt`) or
+    /// another kind of JWT the provider signs is not an ID token.
+    case tokenType = "token_type"
     /// `alg` missing, `none`, HS*, or not among the provider's `algorithms`, or not the algorithm of the key.
     case algorithm
     /// No `kid` in the header.
@@ -29,6 +48,9 @@ public enum IDTokenRejection: String, Sendable, Hashable, CaseIterable {
     case issuer
     /// `aud` contains none of the provider's audiences.
     case audience
+    /// `aud` also lists an audience the provider is not configured with (OpenID Connect Core §3.1.3.7: the token
+    /// is refused when it lists audiences not trusted by the client).
+    case untrustedAudience = "untrusted_audience"
     /// `aud` has several entries and `azp` is missing or not one of the provider's audiences.
     case azp
     /// `exp` is past (beyond the leeway).

@@ -49,6 +49,8 @@ extension IDTokenVerifier {
         default: throw .rejected(.audience)
         }
         guard audiences.contains(where: provider.audiences.contains) else { throw .rejected(.audience) }
+        // OpenID Connect Core §3.1.3.7: a token listing an audience this provider is not configured with is refused.
+        guard audiences.allSatisfy(provider.audiences.contains) else { throw .rejected(.untrustedAudience) }
         if Set(audiences).count > 1 {
             guard case .string(let azp)? = claims["azp"], provider.audiences.contains(azp) else {
                 throw .rejected(.azp)

@@ -10,11 +10,12 @@ import StrictJSON
 
 /// Verifies the ID tokens of one identity provider (the native flow: the app got the token from the provider's SDK).
 ///
-/// Checks, in the order, stopping at the first failure: size (`maximumTokenBytes`); structure; `alg` among
+/// Checks, in the order, stopping at the first failure: size (`maximumTokenBytes`); structure; `typ` absent
+/// or `JWT` (case-insensitive: an access token the provider signed is no ID token); `alg` among
 /// the provider's `algorithms` (never `none` or HS*) and a `kid`, before any key lookup; the key from the
 /// `ProviderKeyCache`; the signature (the JWT library's RS256/ES256, with the key's own algorithm); `iss` exactly one
-/// of the provider's issuers; `aud` (a string or an array) containing one of its audiences, and `azp` one of them
-/// when `aud` has several entries (OpenID Connect Core §3.1.3.7); `exp` not past; `iat` not in the future and not
+/// of the provider's issuers; `aud` (a string or an array) containing one of its audiences and none that is not
+/// one of them, and `azp` one of them when `aud` has several entries (OpenID Connect Core §3.1.3.7); `exp` not past; `iat` not in the future and not
 /// older than `maxTokenAge`; the nonce per `NonceMode`. `sub`, `exp` and `iat` are required.
 ///
 /// Time: `now` is the caller's clock; `exp` and a future `iat` (or `nbf`) get `leeway` (60 s) for clock skew
@@ -52,14 +53,28 @@ public struct IDTokenVerifier: Sendable {
     ///   - nonce: The raw nonce the app sent with it, or `nil` when it sent none.
     ///   - now: The current time, for `exp` and `iat`.
     /// - Returns: The subject, the email when verified, the expiry and the token's hash.
-    /// - Throws: `IDTokenFailure.rejected` with the first failed check (`IDTokenRejection`, never `.replayed`), or
-    ///   `.providerUnavailable(retryAfter:)` when the key cache holds no keys and cannot fetch them.
+    /// - Throws: `IDTokenFailure.rejected` with the first failed check before the signature held (or after it, for
+    ///   a token without a usable `sub`), `.rejectedSigned` with the first failed check after it and the token's
+    ///   subject (`IDTokenRejection`, never `.replayed`), or `.providerUnavailable(retryAfter:)` when the key cache
+    ///   holds no keys and cannot fetch them.
     public func verify(_ idToken: String, nonce: String?, now: Date) async throws(IDTokenFailure) -> VerifiedIDToken {
         guard idToken.utf8.count <= Self.maximumTokenBytes else { throw .rejected(.tooLarge) }
         let kid = try preflight(idToken)
         let keySet = try await keys.keys(for: provider, kid: kid)
         let claims = try verifySignature(idToken, with: keySet, now: now)
-        return try check(claims, token: idToken, nonce: nonce, now: now)
+        do {
+            return try check(claims, token: idToken, nonce: nonce, now: now)
+        } catch {
+            throw Self.signed(error, claims: claims)
+        }
+    }
+
+    /// A refusal after the signature held, with the subject the provider signed; unchanged when the token has no
+    /// usable `sub` (then nobody can be held to account but the sender).
+    static func signed(_ failure: IDTokenFailure, claims: JWTClaims) -> IDTokenFailure {
+        guard case .rejected(let reason) = failure, case .string(let subject)? = claims["sub"], !subject.isEmpty
+        else { return failure }
+        return .rejectedSigned(reason, subject: subject)
     }
 
     /// Structure, `alg` and `kid`, from the header alone (nothing is fetched for a token that fails these).
@@ -84,6 +99,11 @@ public struct IDTokenVerifier: Sendable {
         guard dots == 2, headerLength > 0, let headerBytes = Base64URL.decode(String(token[..<headerEnd])),
             let header = try? JSONValue.parse(headerBytes).objectValue
         else { throw .rejected(.malformed) }
+        switch header["typ"] {
+        case nil: break
+        case .string(let type) where type.lowercased() == "jwt": break
+        default: throw .rejected(.tokenType)
+        }
         guard case .string(let name)? = header["alg"], let algorithm = JWTAlgorithm(name: name),
             IdentityProvider.supportedAlgorithms.contains(algorithm), provider.algorithms.contains(algorithm)
         else { throw .rejected(.algorithm) }
@@ -110,8 +130,13 @@ public struct IDTokenVerifier: Sendable {
             guard Self.isClaimCheck(error), let payload = try? JWTKeySet.decode(token).payload else {
                 throw .rejected(rejection)
             }
-            try checkOrderedClaims(JWTClaims(payload), now: now)
-            throw .rejected(rejection)
+            let claims = JWTClaims(payload)
+            do {
+                try checkOrderedClaims(claims, now: now)
+            } catch {
+                throw Self.signed(error, claims: claims)
+            }
+            throw Self.signed(.rejected(rejection), claims: claims)
         }
     }
 

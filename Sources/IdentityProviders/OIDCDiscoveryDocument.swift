@@ -36,13 +36,23 @@ public struct OIDCDiscoveryDocument: Sendable, Equatable {
 
     /// Parses a discovery document (strict JSON, lenient members) and checks it.
     ///
+    /// Endpoints must be https; plain http only to a loopback host, and only when the configured issuer or
+    /// discovery URL is itself on loopback (a local provider in development): a remote document must not point the
+    /// code exchange, with the client secret, at a service on this host.
+    ///
     /// - Parameters:
     ///   - body: The response body.
     ///   - expectedIssuer: The issuer the configuration expects; `issuer` must equal it byte for byte.
+    ///   - discoveryURL: The configured URL the document was fetched from. Default: nil (only the issuer decides).
     /// - Throws: `DiscoveryError`: `.malformed` (not a JSON object, a member of the wrong type),
     ///   `.missingMember` (`issuer`, `authorization_endpoint`, `token_endpoint` or `jwks_uri`),
-    ///   `.issuerMismatch`, `.insecureEndpoint` (an endpoint not https, or http to a host not loopback).
-    public static func parse(_ body: [UInt8], expectedIssuer: String) throws(DiscoveryError) -> OIDCDiscoveryDocument {
+    ///   `.issuerMismatch`, `.insecureEndpoint` (an endpoint not https, or http to a host not loopback, or http to
+    ///   loopback from a provider that is not on loopback).
+    public static func parse(
+        _ body: [UInt8], expectedIssuer: String, discoveryURL: String? = nil
+    ) throws(DiscoveryError) -> OIDCDiscoveryDocument {
+        let loopbackHTTP =
+            ProviderURL.isLoopback(expectedIssuer) || discoveryURL.map(ProviderURL.isLoopback) == true
         guard let object = (try? JSONValue.parse(body))?.objectValue else { throw .malformed("not a JSON object") }
         func string(_ name: String, required: Bool) throws(DiscoveryError) -> String? {
             switch object[name] {
@@ -57,7 +67,9 @@ public struct OIDCDiscoveryDocument: Sendable, Equatable {
         }
         func endpoint(_ name: String, required: Bool) throws(DiscoveryError) -> String? {
             guard let value = try string(name, required: required) else { return nil }
-            guard ProviderURL.isAcceptable(value) else { throw .insecureEndpoint(name) }
+            guard ProviderURL.isAcceptable(value, allowingLoopbackHTTP: loopbackHTTP) else {
+                throw .insecureEndpoint(name)
+            }
             return value
         }
         guard let issuer = try string("issuer", required: true) else { throw .missingMember("issuer") }
@@ -91,7 +103,8 @@ public enum DiscoveryError: Error, Sendable, Equatable, CustomStringConvertible 
     case missingMember(String)
     /// `issuer` is not the expected issuer (OpenID Connect Discovery §4.3).
     case issuerMismatch
-    /// An endpoint is not https (or http to a loopback host); the payload is the member's name.
+    /// An endpoint is not https (or http to a loopback host when the provider itself is on loopback); the payload
+    /// is the member's name.
     case insecureEndpoint(String)
 
     /// A short sentence for the log.
@@ -100,7 +113,8 @@ public enum DiscoveryError: Error, Sendable, Equatable, CustomStringConvertible 
         case .malformed(let what): "discovery document malformed: \(what)"
         case .missingMember(let name): "discovery document lacks \(name)"
         case .issuerMismatch: "discovery document issuer is not the expected issuer"
-        case .insecureEndpoint(let name): "discovery document \(name) is not https"
+        case .insecureEndpoint(let name):
+            "discovery document \(name) is not https (http only to loopback, from a provider on loopback)"
         }
     }
 }

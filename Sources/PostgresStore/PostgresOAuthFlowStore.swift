@@ -21,20 +21,24 @@ public struct PostgresOAuthFlowStore: OAuthFlowStoring {
         self.context = context
     }
 
-    public func saveFlow(_ flow: OAuthFlow) async throws(StoreError) {
-        _ = try await context.writeCounters([
+    public func saveFlow(_ flow: OAuthFlow, maxLive: Int) async throws(StoreError) -> Bool {
+        // The count of live flows (on the expiry index, never past the cap) and the insert in one statement.
+        let rows = try await context.writeCounters([
             PostgresStatement(
-                "oauth.saveFlow",
+                "oauth.saveFlowCapped",
                 """
                 INSERT INTO oauth_flows (\(OAuthFlow.columns))
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8::bigint, $9::bigint)
+                SELECT $1, $2, $3, $4, $5, $6, $7, $8::bigint, $9::bigint
+                WHERE (SELECT count(*) FROM (
+                    SELECT 1 FROM oauth_flows WHERE expires_at > $8::bigint LIMIT $10::bigint) AS live) < $10::bigint
                 """,
                 [
                     flow.stateHash, flow.provider, flow.redirectURI, flow.codeChallenge, flow.appState, flow.nonce,
                     flow.codeVerifier, String(flow.createdAt.storeMilliseconds),
-                    String(flow.expiresAt.storeMilliseconds),
+                    String(flow.expiresAt.storeMilliseconds), String(maxLive),
                 ])
         ])
+        return rows[0].affected == 1
     }
 
     public func takeFlow(stateHash: String, now: Date) async throws(StoreError) -> OAuthFlow? {

@@ -18,15 +18,24 @@ public struct OAuthFlowStore: OAuthFlowStoring {
         self.database = database
     }
 
-    public func saveFlow(_ flow: OAuthFlow) async throws(StoreError) {
+    public func saveFlow(_ flow: OAuthFlow, maxLive: Int) async throws(StoreError) -> Bool {
         let bindings: [SQLValue] = [
             .text(flow.stateHash), .text(flow.provider), .text(flow.redirectURI), .text(flow.codeChallenge),
             .text(flow.appState), .text(flow.nonce), .text(flow.codeVerifier),
             .integer(flow.createdAt.storeMilliseconds), .integer(flow.expiresAt.storeMilliseconds),
         ]
-        try await database.write { (connection: Connection) throws(StoreError) in
+        return try await database.write { (connection: Connection) throws(StoreError) -> Bool in
+            if maxLive < .max {
+                // Counted on the expiry index and never past the cap, inside the write: the single writer makes the
+                // count and the insert one step.
+                let live = try connection.queryOne(
+                    "SELECT count(*) FROM (SELECT 1 FROM oauth_flows WHERE expires_at > ? LIMIT ?)",
+                    [.integer(flow.createdAt.storeMilliseconds), .integer(Int64(maxLive))])
+                guard try (live?.int64(0) ?? 0) < Int64(maxLive) else { return false }
+            }
             _ = try connection.execute(
                 "INSERT INTO oauth_flows (\(OAuthFlow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", bindings)
+            return true
         }
     }
 

@@ -11,9 +11,13 @@
 /// Neither flows nor codes are copied by `tokenvend db copy`: they live minutes. Deleting a user deletes its
 /// codes. Every method suspends; none blocks a thread of the cooperative pool.
 public protocol OAuthFlowStoring: Sendable {
-    /// Stores a flow.
+    /// Stores a flow unless `maxLive` flows are live already (`expiresAt` after the new flow's `createdAt`): the
+    /// cap of `identity.maxPendingFlows`, so that nobody can fill the table with flows never finished. On
+    /// PostgreSQL the count and the insert are one statement; concurrent starts on several connections may each
+    /// see the count below the cap, so the cap can be passed by at most the number of concurrent starts.
+    /// - Returns: true when stored; false, storing nothing, when the cap is reached.
     /// - Throws: `.constraint(.primaryKey)` for a state hash stored already, `.unavailable`.
-    func saveFlow(_ flow: OAuthFlow) async throws(StoreError)
+    func saveFlow(_ flow: OAuthFlow, maxLive: Int) async throws(StoreError) -> Bool
 
     /// Deletes and returns the flow: single use.
     /// - Returns: the flow, or nil when unknown, taken already, or expired (`expiresAt <= now`; an expired one
@@ -46,6 +50,14 @@ public protocol OAuthFlowStoring: Sendable {
     /// - Throws: `.unavailable`.
     @discardableResult
     func pruneFlows(now: Date) async throws(StoreError) -> Int
+}
+
+extension OAuthFlowStoring {
+    /// Stores a flow without a cap (tests, tools).
+    /// - Throws: `.constraint(.primaryKey)` for a state hash stored already, `.unavailable`.
+    public func saveFlow(_ flow: OAuthFlow) async throws(StoreError) {
+        _ = try await saveFlow(flow, maxLive: .max)
+    }
 }
 
 /// The retention of one-time authorization codes.

@@ -60,4 +60,8 @@ public struct VendorTemplate: Sendable {
     /// The verification key set (all ring keys), for tests and for checking our own tokens; `nil` when configured
     /// without keys.
     public var keySet: JWTKeySet? { keys }
+
+    /// Each key's identity by the member path its material was given at (`apiSecret`, `keys[1].privateKey`), so
+    /// that the configuration can refuse a key shared with access tokens, stream tokens or another vendor.
+    public let keyIdentities: [String: KeyMaterialIdentity]
 }

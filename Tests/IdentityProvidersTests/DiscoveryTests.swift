@@ -4,11 +4,12 @@ import IdentityProvidersTesting
 import Testing
 
 @Suite struct OIDCDiscoveryDocumentTests {
-    static func parse(_ text: String, issuer: String = DiscoveryFixtures.googleIssuer) -> Result<
-        OIDCDiscoveryDocument, DiscoveryError
-    > {
+    static func parse(
+        _ text: String, issuer: String = DiscoveryFixtures.googleIssuer, url: String? = DiscoveryFixtures.googleURL
+    ) -> Result<OIDCDiscoveryDocument, DiscoveryError> {
         do throws(DiscoveryError) {
-            return .success(try OIDCDiscoveryDocument.parse(Array(text.utf8), expectedIssuer: issuer))
+            return .success(
+                try OIDCDiscoveryDocument.parse(Array(text.utf8), expectedIssuer: issuer, discoveryURL: url))
         } catch {
             return .failure(error)
         }
@@ -45,14 +46,45 @@ import Testing
         #expect(Self.parse(DiscoveryFixtures.gitlab) == .failure(.issuerMismatch))
     }
 
-    @Test("an http endpoint to a non-loopback host is refused; http to loopback is accepted")
+    @Test("an http endpoint to a non-loopback host is refused")
     func insecureEndpoint() throws {
         let http = DiscoveryFixtures.google(replacing: "token_endpoint", with: #""http://oauth2.googleapis.com/token""#)
         #expect(Self.parse(http) == .failure(.insecureEndpoint("token_endpoint")))
         let jwks = DiscoveryFixtures.google(replacing: "jwks_uri", with: #""ftp://www.googleapis.com/certs""#)
         #expect(Self.parse(jwks) == .failure(.insecureEndpoint("jwks_uri")))
-        let loopback = DiscoveryFixtures.google(replacing: "token_endpoint", with: #""http://127.0.0.1:8080/token""#)
-        #expect((try Self.parse(loopback).get()).tokenEndpoint == "http://127.0.0.1:8080/token")
+    }
+
+    @Test(
+        "http to loopback from a remote provider's document is refused, for every endpoint",
+        arguments: ["token_endpoint", "authorization_endpoint", "userinfo_endpoint", "jwks_uri"])
+    func loopbackFromRemoteDocument(member: String) throws {
+        for target in ["http://127.0.0.1:8080/x", "http://localhost/x", "http://[::1]:9000/x"] {
+            let document = DiscoveryFixtures.google(replacing: member, with: "\"\(target)\"")
+            #expect(Self.parse(document) == .failure(.insecureEndpoint(member)), "\(target)")
+            #expect(Self.parse(document, url: nil) == .failure(.insecureEndpoint(member)), "\(target)")
+        }
+        // https to the same hosts is not "plain http": the TLS certificate must still match.
+        let https = DiscoveryFixtures.google(replacing: member, with: #""https://localhost/x""#)
+        #expect((try? Self.parse(https).get()) != nil)
+    }
+
+    @Test("http to loopback is accepted when the configured discovery URL or the issuer is itself on loopback")
+    func loopbackFromLocalProvider() throws {
+        let local = "http://127.0.0.1:9000"
+        let document = DiscoveryFixtures.google
+            .replacingOccurrences(of: "https://accounts.google.com", with: local)
+            .replacingOccurrences(of: "https://oauth2.googleapis.com", with: local)
+            .replacingOccurrences(of: "https://openidconnect.googleapis.com", with: local)
+            .replacingOccurrences(of: "https://www.googleapis.com", with: local)
+        #expect(
+            (try Self.parse(document, issuer: local, url: local + "/.well-known/openid-configuration").get())
+                .tokenEndpoint == local + "/token")
+        #expect((try Self.parse(document, issuer: local, url: nil).get()).jwksURI == local + "/oauth2/v3/certs")
+        // A remote issuer whose document the configuration fetches from loopback (a local mirror, a test).
+        let mirrored = DiscoveryFixtures.google(replacing: "token_endpoint", with: #""http://127.0.0.1:8080/token""#)
+        #expect(
+            (try Self.parse(mirrored, url: "http://localhost:8080/.well-known/openid-configuration").get())
+                .tokenEndpoint == "http://127.0.0.1:8080/token")
     }
 
     @Test("a missing token_endpoint (or issuer, authorization_endpoint, jwks_uri) is refused")

@@ -65,8 +65,18 @@ struct Fixture {
         try await verifier.verify(token, nonce: nonce, now: clock.now)
     }
 
-    /// The failure of verifying `token`, or nil when it verified.
+    /// The failure of verifying `token` by its reason alone, or nil when it verified: a refusal after the signature
+    /// held (`rejectedSigned`) is given as `.rejected(reason)`, so that a test of one check need not name the
+    /// subject; ``thrown(_:nonce:)`` keeps it.
     func failure(_ token: String, nonce: String? = nil) async -> IDTokenFailure? {
+        switch await thrown(token, nonce: nonce) {
+        case .rejectedSigned(let reason, _)?: .rejected(reason)
+        case let other: other
+        }
+    }
+
+    /// The failure of verifying `token` exactly as the verifier threw it, or nil when it verified.
+    func thrown(_ token: String, nonce: String? = nil) async -> IDTokenFailure? {
         do {
             _ = try await verify(token, nonce: nonce)
             return nil

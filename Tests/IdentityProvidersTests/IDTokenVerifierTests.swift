@@ -57,10 +57,73 @@ import Testing
         #expect(await fixture.failure(try Fixture.token(Fixture.claims(["aud": nil]))) == .rejected(.audience))
     }
 
+    @Test("an aud that also lists an audience not configured for the provider is refused, string or array")
+    func untrustedAudience() async throws {
+        let fixture = try Fixture(audiences: [Fixture.audience, "web-client"])
+        let extra: JSONValue = .array([.string(Fixture.audience), "someone-else"])
+        let withAZP = Fixture.claims(["aud": extra, "azp": .string(Fixture.audience)])
+        #expect(
+            await fixture.thrown(try Fixture.token(withAZP))
+                == .rejectedSigned(.untrustedAudience, subject: "001234.abcdef"))
+        let first: JSONValue = .array(["someone-else", .string(Fixture.audience)])
+        #expect(
+            await fixture.failure(try Fixture.token(Fixture.claims(["aud": first, "azp": "web-client"])))
+                == .rejected(.untrustedAudience))
+        // Every listed audience configured: accepted (azp names one of them).
+        let both: JSONValue = .array([.string(Fixture.audience), "web-client"])
+        let ours = Fixture.claims(["aud": both, "azp": "web-client"])
+        #expect(try await fixture.verify(try Fixture.token(ours)).subject == "001234.abcdef")
+        // A single string audience of ours is still fine; one that is not ours is the plain audience refusal.
+        #expect(try await fixture.verify(try Fixture.token(Fixture.claims(["aud": "web-client"]))).subject != "")
+    }
+
+    @Test("a typ header other than absent or JWT (any case) is refused: an access token is no ID token")
+    func tokenType() async throws {
+        let fixture = try Fixture()
+        let kid: JSONValue = .string(Fixture.rsa.kid)
+        for type in ["at+jwt", "AT+JWT", "application/at+jwt", "JWS", "", "logout+jwt"] {
+            let token = try TestIDToken.rs256(
+                Fixture.claims(), key: Fixture.rsa, header: ["alg": "RS256", "kid": kid, "typ": .string(type)])
+            #expect(await fixture.thrown(token) == .rejected(.tokenType), "typ \(type)")
+        }
+        let numeric = try TestIDToken.rs256(
+            Fixture.claims(), key: Fixture.rsa, header: ["alg": "RS256", "kid": kid, "typ": 1])
+        #expect(await fixture.thrown(numeric) == .rejected(.tokenType))
+        for type: JSONValue? in ["JWT", "jwt", "Jwt", nil] {
+            var header: JSONObject = ["alg": "RS256", "kid": kid]
+            header["typ"] = type
+            let token = try TestIDToken.rs256(Fixture.claims(), key: Fixture.rsa, header: header)
+            #expect(try await fixture.verify(token).subject == "001234.abcdef")
+        }
+    }
+
+    @Test("a refusal after the signature carries the subject; one before it, or without sub, does not")
+    func refusalStage() async throws {
+        let fixture = try Fixture()
+        let expired = Fixture.claims(["exp": .integer(Int64(Fixture.start.timeIntervalSince1970) - 3600)])
+        #expect(
+            await fixture.thrown(try Fixture.token(expired)) == .rejectedSigned(.expired, subject: "001234.abcdef"))
+        #expect(
+            await fixture.thrown(try Fixture.token(Fixture.claims(["iss": "https://evil.example"])))
+                == .rejectedSigned(.issuer, subject: "001234.abcdef"))
+        #expect(
+            await fixture.thrown(try Fixture.token(Fixture.claims(["aud": "com.other.app", "sub": "other"])))
+                == .rejectedSigned(.audience, subject: "other"))
+        // Signed by a key the provider does not publish under that kid: the signature fails, no subject.
+        let forged = try TestIDToken.rs256(
+            Fixture.claims(), key: Fixture.rotated, header: ["alg": "RS256", "kid": .string(Fixture.rsa.kid)])
+        #expect(await fixture.thrown(forged) == .rejected(.signature))
+        #expect(await fixture.thrown("garbage") == .rejected(.malformed))
+        // Signed, but no subject to hold to account: the plain refusal.
+        #expect(await fixture.thrown(try Fixture.token(Fixture.claims(["sub": nil]))) == .rejected(.malformed))
+        #expect(
+            await fixture.thrown(try Fixture.token(Fixture.claims(["sub": nil, "iss": "x"]))) == .rejected(.issuer))
+    }
+
     @Test("with several audiences, azp must be one of ours")
     func azpWithSeveralAudiences() async throws {
         let fixture = try Fixture(audiences: [Fixture.audience, "web-client"])
-        let several: JSONValue = .array([.string(Fixture.audience), "someone-else"])
+        let several: JSONValue = .array([.string(Fixture.audience), "web-client"])
         #expect(await fixture.failure(try Fixture.token(Fixture.claims(["aud": several]))) == .rejected(.azp))
         let foreign = Fixture.claims(["aud": several, "azp": "someone-else"])
         #expect(await fixture.failure(try Fixture.token(foreign)) == .rejected(.azp))

@@ -60,8 +60,9 @@ import Testing
     func labels() {
         #expect(
             IDTokenRejection.allCases.map(\.label) == [
-                "malformed", "too_large", "algorithm", "missing_kid", "unknown_kid", "signature", "issuer", "audience",
-                "azp", "expired", "issued_in_future", "too_old", "nonce_missing", "nonce_mismatch", "nonce_unexpected",
+                "malformed", "too_large", "token_type", "algorithm", "missing_kid", "unknown_kid", "signature",
+                "issuer", "audience", "untrusted_audience", "azp", "expired", "issued_in_future", "too_old",
+                "nonce_missing", "nonce_mismatch", "nonce_unexpected",
                 "replayed",
             ])
     }

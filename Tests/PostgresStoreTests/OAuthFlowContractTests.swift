@@ -37,6 +37,37 @@ import Testing
         }
     }
 
+    @Test(
+        "a capped save stores nothing once maxLive flows are live; expired and taken flows free places",
+        arguments: Backend.allCases)
+    func flowCap(backend: Backend) async throws {
+        try await backend.with { store in
+            let oauth = store.oauth
+            var saved: [Bool] = []
+            saved.append(try await oauth.saveFlow(Self.flow("a"), maxLive: 2))
+            saved.append(try await oauth.saveFlow(Self.flow("b", expiresAt: 5), maxLive: 2))
+            saved.append(try await oauth.saveFlow(Self.flow("c"), maxLive: 2))
+            #expect(saved == [true, true, false])
+            #expect(try await oauth.takeFlow(stateHash: "c", now: Fixture.at(1)) == nil)
+            // A higher cap admits it.
+            let third = try await oauth.saveFlow(Self.flow("c"), maxLive: 3)
+            #expect(third)
+            // A flow that expired by the new flow's start no longer counts, whether or not it was pruned.
+            var later = Self.flow("d", expiresAt: 300)
+            later.createdAt = Fixture.at(10)
+            let afterExpiry = try await oauth.saveFlow(later, maxLive: 3)
+            #expect(afterExpiry)
+            // Taking a flow frees its place.
+            #expect(try await oauth.takeFlow(stateHash: "a", now: Fixture.at(11)) != nil)
+            var last = Self.flow("e", expiresAt: 300)
+            last.createdAt = Fixture.at(12)
+            let afterTake = try await oauth.saveFlow(last, maxLive: 3)
+            let full = try await oauth.saveFlow(Self.flow("f"), maxLive: 3)
+            #expect(afterTake)
+            #expect(!full)
+        }
+    }
+
     @Test("saving a flow under a stored state hash is a primary-key conflict", arguments: Backend.allCases)
     func flowDuplicate(backend: Backend) async throws {
         try await backend.with { store in

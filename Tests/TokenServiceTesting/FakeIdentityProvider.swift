@@ -103,6 +103,12 @@ public final class FakeIdentityProvider: Sendable {
         return claims
     }
 
+    /// A token of `claims` signed by the provider's RSA key (RS256) under `header` (default
+    /// `{"alg":"RS256","kid":…,"typ":"JWT"}`): a genuine signature over whatever the provider might sign.
+    public static func signed(_ claims: JSONObject, header: JSONObject? = nil) throws -> String {
+        try TestIDToken.rs256(claims, key: rsa, header: header)
+    }
+
     /// The `kid` of the provider's RSA key, as an attacker would copy it from the published set.
     public static var rsaKeyID: String { rsa.kid }
 

@@ -11,7 +11,7 @@ import Testing
     static let url = "postgres://tokenvend:pa55word-s3cret@db.example:5432/tokenvend?sslmode=require"
     static let keys: [String: String] = [
         "TOKENVEND_ACCESS_TOKEN_KEYS": #"[{"kid":"k1","secret":"\#(strongSecret)"}]"#,
-        "TOKENVEND_REFRESH_TOKEN_SECRET": strongSecret,
+        "TOKENVEND_REFRESH_TOKEN_SECRET": otherStrongSecret,
     ]
 
     @Test("database.url selects PostgreSQL with the pool keys' defaults; SQLite keeps its path otherwise")
@@ -199,6 +199,6 @@ import Testing
         #expect(loaded.notes.isEmpty)
         #expect(loaded.configuration.postgres.url?.value == Self.url)
         #expect(loaded.configuration.accessToken.activeKey?.kid == "k1")
-        #expect(loaded.configuration.refreshToken.secret?.value == strongSecret)
+        #expect(loaded.configuration.refreshToken.secret?.value == otherStrongSecret)
     }
 }

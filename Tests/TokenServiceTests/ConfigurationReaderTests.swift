@@ -104,8 +104,10 @@ import Testing
     @Test("every key of the table is read by a component with the type its layer stored")
     func everyKeyReadWithItsType() throws {
         let fixture = try ConfigurationFixture()
-        let secretPath = try fixture.write("secret", strongSecret)
+        // One secret per purpose: a key shared between them stops startup.
+        let secretPath = try fixture.write("secret", "refresh-" + strongSecret)
         let keys = #"[{"kid":"k","secret":"\#(strongSecret)"}]"#
+        let streamKeys = #"[{"kid":"k","secret":"stream-\#(strongSecret)"}]"#
         var environment: [String: String] = [:]
         for key in ConfigurationKey.all {
             switch key.kind {
@@ -115,7 +117,8 @@ import Testing
             case .secretFile: break
             case .publicURL: environment[key.environmentName] = "https://auth.example.com"
             case .url: environment[key.environmentName] = "https://moss.example/token"
-            case .keyList, .accessKeyList: environment[key.environmentName] = keys
+            case .keyList: environment[key.environmentName] = streamKeys
+            case .accessKeyList: environment[key.environmentName] = keys
             case .cidrList: environment[key.environmentName] = #"["10.0.0.0/8"]"#
             case .nameList: environment[key.environmentName] = #"["apple"]"#
             case .choice(let names): environment[key.environmentName] = names[0]
@@ -123,7 +126,7 @@ import Testing
                 environment[key.environmentName] = #"{"apple":{"preset":"apple","audiences":["com.example.app"]}}"#
             case .vendors:
                 environment[key.environmentName] =
-                    #"{"chat":{"preset":"stream-chat","apiKey":"key","apiSecret":"\#(strongSecret)"}}"#
+                    #"{"chat":{"preset":"stream-chat","apiKey":"key","apiSecret":"chat-\#(strongSecret)"}}"#
             }
         }
         environment["TOKENVEND_REFRESH_TOKEN_SECRET"] = nil

@@ -42,7 +42,7 @@ import Testing
         let loaded = try ConfigurationLoader.load(
             environment: [
                 "TOKENVEND_ACCESS_TOKEN_KEYS": #"[{"kid":"a","secret":"\#(strongSecret)"}]"#,
-                "TOKENVEND_REFRESH_TOKEN_SECRET": strongSecret, "TOKENVEND_DATABASE_PATH": database,
+                "TOKENVEND_REFRESH_TOKEN_SECRET": otherStrongSecret, "TOKENVEND_DATABASE_PATH": database,
             ], defaultConfigPath: fixture.noFile)
         #expect(loaded.notes.isEmpty)
         #expect(loaded.configuration.accessToken.activeKey?.kid == "a")

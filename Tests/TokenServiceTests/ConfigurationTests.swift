@@ -56,6 +56,8 @@ final class ConfigurationFixture {
 }
 
 let strongSecret = String(repeating: "s3cr3t-", count: 10)
+/// A second strong secret, for a second purpose (one key may serve one purpose only).
+let otherStrongSecret = String(repeating: "0th3r-s3cr3t-", count: 6)
 
 @Suite struct ConfigurationTests {
     @Test("with no file, environment or flags the configuration is the built-in defaults")
@@ -107,14 +109,15 @@ let strongSecret = String(repeating: "s3cr3t-", count: 10)
         let example = try String(
             contentsOf: root.appendingPathComponent("Config/tokenvend.production.example.json"), encoding: .utf8)
         let file = try fixture.write("production.json", example.replacing("/run/secrets/", with: fixture.folder + "/"))
+        // One secret per purpose: a key shared between them stops startup.
         for name in ["access_token_key", "refresh_token_secret", "moss_project_key", "stream_key"] {
-            try fixture.write(name, strongSecret + "\n")
+            try fixture.write(name, (name == "access_token_key" ? strongSecret : name + "-" + strongSecret) + "\n")
         }
         let configuration = try fixture.resolve(file: file)
         #expect(configuration.server.host == "0.0.0.0")
         #expect(configuration.database.path == "/data/tokenvend.sqlite")
         #expect(configuration.accessToken.activeKey?.secret.value == strongSecret)
-        #expect(configuration.refreshToken.secret?.value == strongSecret)
+        #expect(configuration.refreshToken.secret?.value == "refresh_token_secret-" + strongSecret)
         #expect(configuration.moss != nil)
         #expect(configuration.stream.activeKey?.kid == "stream-2026-11")
     }
@@ -233,10 +236,12 @@ let strongSecret = String(repeating: "s3cr3t-", count: 10)
         let fixture = try ConfigurationFixture()
         let configuration = try fixture.resolve(environment: [
             "TOKENVEND_STREAM_KEYS": #"[{"kid":"k1","secret":"\#(strongSecret)"}]"#,
-            "TOKENVEND_REFRESH_TOKEN_SECRET": strongSecret,
+            "TOKENVEND_REFRESH_TOKEN_SECRET": otherStrongSecret,
         ])
-        #expect(!String(describing: configuration).contains(strongSecret))
-        #expect(!String(reflecting: configuration).contains(strongSecret))
+        for secret in [strongSecret, otherStrongSecret] {
+            #expect(!String(describing: configuration).contains(secret))
+            #expect(!String(reflecting: configuration).contains(secret))
+        }
         #expect(String(describing: configuration.stream.keys[0]).contains("k1"))
     }
 }

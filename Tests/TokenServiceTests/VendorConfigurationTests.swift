@@ -109,13 +109,13 @@ import Testing
         #expect(!error.contains(Self.secret))
     }
 
-    @Test("a vendor configured without keys loads (its route answers 503) and 50 vendors load")
+    @Test("a vendor configured without keys loads (its route answers 503) and 50 vendors load, each its own secret")
     func withoutKeysAndMany() throws {
         let fixture = try ConfigurationFixture()
         var entries = [#""later": {"preset": "stream-chat", "apiKey": "k"}"#]
         for index in 0..<50 {
             entries.append(
-                #""v\#(index)": {"preset": "livekit", "apiKey": "k\#(index)", "apiSecret": "\#(Self.secret)", "#
+                #""v\#(index)": {"preset": "livekit", "apiKey": "k\#(index)", "apiSecret": "\#(Self.secret)\#(index)", "#
                     + #""serverURL": "wss://lk\#(index).example.com"}"#)
         }
         let vendors = try fixture.resolve(environment: ["TOKENVEND_VENDORS": "{" + entries.joined(separator: ",") + "}"]

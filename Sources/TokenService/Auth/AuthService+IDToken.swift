@@ -18,9 +18,12 @@ extension AuthService {
     /// made when registration is open (else 403 `registration_closed`).
     ///
     /// Every token failure, and a disabled account, is the same 401 `invalid_grant`: the reason goes to the log
-    /// and to `tokenvend_idtoken_rejections_total{reason}`, never to the client. Failures count against the
-    /// client address like failed logins against an account (429 beyond `rateLimit.loginFailuresPerAccount` in
-    /// `rateLimit.loginWindowSeconds`); no account is known before the token is verified.
+    /// and to `tokenvend_idtoken_rejections_total{reason}`, never to the client. Every refused token counts against
+    /// the client address (429 beyond `rateLimit.idTokenFailuresPerAddress` in `rateLimit.loginWindowSeconds`, a
+    /// budget high enough for many users behind one carrier-NAT address, never reset by a success); a refusal
+    /// after the provider's signature held counts against that provider and subject too, like failed logins
+    /// against an account (429 for that subject beyond `rateLimit.loginFailuresPerAccount`, reset by its next
+    /// sign-in). Garbage cannot be pinned on anyone's account: it counts against the sender's address only.
     func signInWithIDToken(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         do {
             try await limitAddress(request)
@@ -33,25 +36,21 @@ extension AuthService {
         guard let verifier = identity.verifiers[body.provider] else {
             throw ServiceError.invalidRequest("Unknown provider.")
         }
-        let failureKey = "idtoken:" + Self.addressKey(of: request)
-        let failures: RateLimiter.Decision
-        do {
-            failures = try await limits.accountFailures.check(failureKey)
-        } catch {
-            throw Self.rateLimitUnavailable(error)
-        }
-        if case .limited(let seconds) = failures {
-            metrics.idTokenSignIns.increment(.rateLimited)
-            throw ServiceError.tooManyRequests(retryAfter: seconds)
-        }
-        let rejected = { (reason: IDTokenRejectionReason) async throws -> ServiceError in
-            try await self.rejectIDToken(reason, provider: body.provider, failureKey: failureKey, context: context)
+        let addressKey = Self.addressKey(of: request)
+        try await checkIDTokenFailures(limits.idTokenAddressFailures, key: addressKey)
+        func rejected(_ reason: IDTokenRejectionReason, subject: String? = nil) async throws -> ServiceError {
+            try await rejectIDToken(
+                reason, provider: body.provider, addressKey: addressKey,
+                subjectKey: subject.map { Self.idTokenSubjectKey(provider: body.provider, subject: $0) },
+                context: context)
         }
         let token: VerifiedIDToken
         do {
             token = try await verifier.verify(body.idToken, nonce: body.nonce, now: now())
         } catch .rejected(let reason) {
             throw try await rejected(.token(reason))
+        } catch .rejectedSigned(let reason, let subject) {
+            throw try await rejected(.token(reason), subject: subject)
         } catch .providerUnavailable(let retryAfter) {
             metrics.idTokenSignIns.increment(.providerUnavailable)
             context.logger.warning(
@@ -59,6 +58,8 @@ extension AuthService {
             throw ServiceError.unavailable(
                 "The identity provider's keys cannot be fetched; retry later.", retryAfter: max(1, retryAfter))
         }
+        let subjectKey = Self.idTokenSubjectKey(provider: token.provider, subject: token.subject)
+        try await checkIDTokenFailures(limits.idTokenSubjectFailures, key: subjectKey)
         let firstUse: Bool
         do {
             firstUse = try await identity.store.recordUse(
@@ -66,14 +67,18 @@ extension AuthService {
         } catch {
             throw Self.mapStore(error)
         }
-        guard firstUse else { throw try await rejected(.token(.replayed)) }
+        guard firstUse else { throw try await rejected(.token(.replayed), subject: token.subject) }
         // After the replay guard, so that a replayed token is reported as such rather than by its spent nonce.
-        if let refused = try await consumeServerNonce(body.nonce) { throw try await rejected(refused) }
+        if let refused = try await consumeServerNonce(body.nonce) {
+            throw try await rejected(refused, subject: token.subject)
+        }
         guard let (user, outcome) = try await account(for: token), !user.isDisabled else {
-            throw try await rejected(.userDisabled)
+            throw try await rejected(.userDisabled, subject: token.subject)
         }
         do {
-            try await limits.accountFailures.reset(failureKey)
+            // The subject's failures only: a success from an address shared by many users (carrier NAT) must not
+            // clear the refusals of the others, nor let one account launder an attacker's.
+            try await limits.idTokenSubjectFailures.reset(subjectKey)
         } catch {
             context.logger.warning("ID-token failures not reset", metadata: ["error": "\(error)"])
         }
@@ -98,21 +103,47 @@ extension AuthService {
             created: outcome == .created)
     }
 
-    /// Counts and logs a refused token, records the failure against the client address, and gives the one body.
+    /// Counts and logs a refused token, records the failure against the client address and, when the signature
+    /// held (`subjectKey`), against the provider and subject, and gives the one body.
     private func rejectIDToken(
-        _ reason: IDTokenRejectionReason, provider: String, failureKey: String, context: RequestContext
+        _ reason: IDTokenRejectionReason, provider: String, addressKey: String, subjectKey: String?,
+        context: RequestContext
     ) async throws -> ServiceError {
         metrics.idTokenSignIns.increment(.rejected)
         metrics.idTokenRejections.increment(reason)
         context.logger.info(
             "ID token refused", metadata: ["provider": "\(provider)", "reason": "\(reason.rawValue)"])
         do {
-            try await limits.accountFailures.record(failureKey)
+            try await limits.idTokenAddressFailures.record(addressKey)
+            if let subjectKey { try await limits.idTokenSubjectFailures.record(subjectKey) }
         } catch {
             // Unrecorded, a failure would not count: refuse rather than answer 401 (fail closed, as login does).
             throw Self.rateLimitUnavailable(error)
         }
         return .invalidIDToken
+    }
+
+    /// 429 when `key` has used up its refused-token budget in `limiter`; 503 when the counters cannot answer.
+    private func checkIDTokenFailures(_ limiter: any RateLimiting, key: String) async throws {
+        let decision: RateLimiter.Decision
+        do {
+            decision = try await limiter.check(key)
+        } catch {
+            throw Self.rateLimitUnavailable(error)
+        }
+        if case .limited(let seconds) = decision {
+            metrics.idTokenSignIns.increment(.rateLimited)
+            throw ServiceError.tooManyRequests(retryAfter: seconds)
+        }
+    }
+
+    /// The failure key of one provider's subject (provider names never contain `:`); a subject longer than 128
+    /// bytes by its SHA-256 hex, so that a key stays small enough for the counters' index.
+    static func idTokenSubjectKey(provider: String, subject: String) -> String {
+        guard subject.utf8.count > 128, let digest = try? OAuthRandom.sha256Hex(subject) else {
+            return "\(provider):\(subject)"
+        }
+        return "\(provider):sha256:\(digest)"
     }
 
     /// The user a verified token signs in, and how: the linked user, a user linked by verified email, or a new

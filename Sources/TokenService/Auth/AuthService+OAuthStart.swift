@@ -12,7 +12,10 @@ extension AuthService {
     /// Every refusal is a 400 JSON body and never a redirect, above all for a `redirect_uri` that is not
     /// registered (an open redirector would hand codes to anyone). The flow is stored for
     /// `identity.flowLifetimeSeconds`, keyed by the SHA-256 of tokenvend's state; the state itself is never stored
-    /// or logged. Counted against the client address like login (429).
+    /// or logged. Counted against the client address like login (429), and capped: an address may start
+    /// `identity.maxPendingFlowsPerAddress` flows within `identity.flowLifetimeSeconds` (429 beyond), and at most
+    /// `identity.maxPendingFlows` flows may be under way in all (503 with `Retry-After` beyond), so that flows
+    /// started and never finished cannot fill the database.
     func startOAuth(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         do {
             try await limitAddress(request)
@@ -47,6 +50,7 @@ extension AuthService {
         guard let appState = query["state"], Self.isValidAppState(appState) else {
             throw refuse("state must be 1 to 512 printable ASCII characters.")
         }
+        try await limitFlowStarts(request, context)
         let state = try OAuthRandom.token()
         let nonce = try OAuthRandom.token()
         let verifier = try PKCE.makeVerifier()
@@ -78,14 +82,45 @@ extension AuthService {
             stateHash: stateHash, provider: name, redirectURI: redirectURI,
             codeChallenge: challenge, appState: appState, nonce: nonce, codeVerifier: verifier, createdAt: started,
             expiresAt: started.addingTimeInterval(TimeInterval(browser.flowLifetimeSeconds)))
+        let saved: Bool
         do {
-            try await browser.store.saveFlow(flow)
+            saved = try await browser.store.saveFlow(flow, maxLive: browser.maxPendingFlows)
         } catch {
             throw Self.mapStore(error)
+        }
+        guard saved else {
+            metrics.oauthSignIns.increment(.startTooManyFlows)
+            context.logger.warning(
+                "browser sign-in refused: identity.maxPendingFlows flows under way",
+                metadata: ["provider": "\(name)", "maxPendingFlows": "\(browser.maxPendingFlows)"])
+            throw ServiceError.unavailable(
+                "Too many sign-ins are under way; retry later.", retryAfter: Self.tooManyFlowsRetryAfter(browser))
         }
         metrics.oauthSignIns.increment(.startRedirected)
         context.logger.info("browser sign-in started", metadata: ["provider": "\(name)"])
         return Self.redirect(to: location)
+    }
+
+    /// Counts a flow start against the client address: 429 beyond `identity.maxPendingFlowsPerAddress` starts in
+    /// `identity.flowLifetimeSeconds`, 503 when the counters cannot answer.
+    private func limitFlowStarts(_ request: HTTPRequest, _ context: RequestContext) async throws {
+        let decision: RateLimiter.Decision
+        do {
+            decision = try await limits.flowStarts.acquire(Self.addressKey(of: request))
+        } catch {
+            throw Self.rateLimitUnavailable(error)
+        }
+        if case .limited(let seconds) = decision {
+            metrics.oauthSignIns.increment(.startRateLimited)
+            context.logger.info("browser sign-in refused: identity.maxPendingFlowsPerAddress reached")
+            throw ServiceError.tooManyRequests(retryAfter: seconds)
+        }
+    }
+
+    /// `Retry-After` past `identity.maxPendingFlows`: flows end (called back or expired) continually, so a short
+    /// wait; never longer than a flow lives. 30 s.
+    static func tooManyFlowsRetryAfter(_ browser: BrowserSignIn) -> Int {
+        min(30, browser.flowLifetimeSeconds)
     }
 
     /// 1 to 512 bytes of printable ASCII (RFC 6749 §A.5: `state` is VSCHAR).

@@ -37,8 +37,17 @@ struct AuthService: Sendable {
         let registrationEnabled: Bool
         /// Failed logins per account: in memory (one instance) or shared through the store.
         let accountFailures: any RateLimiting
+        /// Refused ID tokens whose signature held, per provider and subject (`<provider>:<sub>`), with the
+        /// per-account budget (`rateLimit.loginFailuresPerAccount`) in a bucket of their own.
+        let idTokenSubjectFailures: any RateLimiting
+        /// Every refused ID token per client address (`rateLimit.idTokenFailuresPerAddress`, a budget far above
+        /// the per-account one, since many users may share one address behind carrier NAT).
+        let idTokenAddressFailures: any RateLimiting
         /// Token-issuing requests per client address: in memory or shared through the store.
         let addressRequests: any RateLimiting
+        /// Browser sign-ins started per client address within `identity.flowLifetimeSeconds`
+        /// (`identity.maxPendingFlowsPerAddress`): a bound on the address's flows under way.
+        let flowStarts: any RateLimiting
     }
 
     /// Counts a token-issuing request against its client address; 429 beyond `requestsPerAddressPerMinute`.

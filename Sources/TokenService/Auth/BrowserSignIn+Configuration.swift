@@ -30,6 +30,7 @@ extension BrowserSignIn {
         self.init(
             providers: providers, redirectURIs: redirectURIs, store: store,
             flowLifetimeSeconds: configuration.identity.flowLifetimeSeconds)
+        maxPendingFlows = configuration.identity.maxPendingFlows
     }
 
     /// The runtime provider of one configured entry.

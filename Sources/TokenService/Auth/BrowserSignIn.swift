@@ -13,6 +13,8 @@ struct BrowserSignIn: Sendable {
     let store: any OAuthFlowStoring
     /// `identity.flowLifetimeSeconds`.
     let flowLifetimeSeconds: Int
+    /// `identity.maxPendingFlows`: live flows in all, on every instance; a start beyond it is 503.
+    var maxPendingFlows = TokenServiceConfiguration.Identity.defaultMaxPendingFlows
 
     /// How long a one-time tokenvend code lives, in seconds.
     static let codeLifetimeSeconds = 60

@@ -40,6 +40,11 @@ extension TokenServiceConfiguration {
         public var loginFailuresPerAccount: Int = 5
         /// Window for counting failed logins. Default: 900 s.
         public var loginWindowSeconds: Int = 900
+        /// Refused ID tokens (`POST /auth/idtoken`) per client address within ``loginWindowSeconds`` before 429,
+        /// garbage included; 1…1000000. Refusals after the provider's signature held count against the token's
+        /// provider and subject too, with ``loginFailuresPerAccount``. Default: 100 (many users may share one
+        /// address behind carrier NAT).
+        public var idTokenFailuresPerAddress: Int = 100
         /// Requests per client address per minute on the token-issuing `/auth/*` endpoints. Default: 60.
         public var requestsPerAddressPerMinute: Int = 60
 

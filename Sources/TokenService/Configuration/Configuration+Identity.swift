@@ -27,6 +27,16 @@ extension TokenServiceConfiguration {
         /// How long a browser sign-in (`GET /auth/oauth/{provider}`) may take from the redirect to the provider to
         /// its callback, in seconds; 5…900. A flow is used once. Default: 300 (5 minutes).
         public var flowLifetimeSeconds: Int = 300
+        /// Browser sign-ins under way (started, not yet called back or expired) in all, across every instance;
+        /// 1…1000000. A start beyond it answers 503 with `Retry-After`. Default: 10000.
+        public var maxPendingFlows: Int = Identity.defaultMaxPendingFlows
+        /// Browser sign-ins one client address (an IPv6 address by its /64) may start within
+        /// ``flowLifetimeSeconds``, which bounds its flows under way; 1…100000. A start beyond it answers 429 with
+        /// `Retry-After`. Default: 100 (many users may share one address behind carrier NAT).
+        public var maxPendingFlowsPerAddress: Int = 100
+
+        /// The default of ``maxPendingFlows``.
+        static let defaultMaxPendingFlows = 10_000
 
         /// The defaults.
         public init() {}

@@ -72,6 +72,9 @@ extension TokenServiceConfiguration.Identity {
         requireServerNonce = reader.bool(forKey: "identity.requireServerNonce") ?? requireServerNonce
         maxPendingNonces = reader.int(forKey: "identity.maxPendingNonces") ?? maxPendingNonces
         flowLifetimeSeconds = reader.int(forKey: "identity.flowLifetimeSeconds") ?? flowLifetimeSeconds
+        maxPendingFlows = reader.int(forKey: "identity.maxPendingFlows") ?? maxPendingFlows
+        maxPendingFlowsPerAddress =
+            reader.int(forKey: "identity.maxPendingFlowsPerAddress") ?? maxPendingFlowsPerAddress
         let names = reader.stringArray(forKey: "identityProviders") ?? []
         for name in names {
             let entry = reader.scoped(to: ConfigKey(["identityProviders", name]))

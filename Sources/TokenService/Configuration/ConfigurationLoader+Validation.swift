@@ -12,6 +12,7 @@ extension ConfigurationLoader {
         if let secret = configuration.refreshToken.secret {
             try checkStrength(secret, key: "refreshToken.secret")
         }
+        try checkKeyReuse(configuration)
         if configuration.identity.hasBrowserProviders, configuration.publicURL == nil {
             let name = configuration.identity.providers.first { $0.browser != nil }?.name ?? ""
             throw .invalidValue(

@@ -133,6 +133,7 @@ extension TokenServiceConfiguration.RateLimit {
         self.init()
         loginFailuresPerAccount = reader.int(forKey: "loginFailuresPerAccount") ?? loginFailuresPerAccount
         loginWindowSeconds = reader.int(forKey: "loginWindowSeconds") ?? loginWindowSeconds
+        idTokenFailuresPerAddress = reader.int(forKey: "idTokenFailuresPerAddress") ?? idTokenFailuresPerAddress
         requestsPerAddressPerMinute = reader.int(forKey: "requestsPerAddressPerMinute") ?? requestsPerAddressPerMinute
     }
 }

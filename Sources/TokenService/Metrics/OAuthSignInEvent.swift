@@ -11,6 +11,8 @@ public enum OAuthSignInEvent: String, Sendable, CaseIterable {
     case startRateLimited = "start/rate_limited"
     /// The provider's discovery document could not be fetched (503).
     case startProviderUnavailable = "start/provider_unavailable"
+    /// `identity.maxPendingFlows` browser sign-ins were under way already (503).
+    case startTooManyFlows = "start/too_many_flows"
     /// The callback signed in a known identity.
     case callbackSignedIn = "callback/signed_in"
     /// The callback linked an identity to the user with its verified email.

@@ -21,6 +21,12 @@ import Store
 struct SharedRateLimiter: RateLimiting {
     /// The bucket of failed logins per account (key: the normalised email).
     static let loginFailures = "login-failures"
+    /// The bucket of browser sign-ins started per client address (key: the address or its /64).
+    static let flowStarts = "oauth-flow-starts"
+    /// The bucket of refused ID tokens whose signature held (key: `<provider>:<sub>`).
+    static let idTokenSubjectFailures = "idtoken-subject-failures"
+    /// The bucket of refused ID tokens per client address (key: the address or its /64).
+    static let idTokenAddressFailures = "idtoken-address-failures"
     /// The bucket of token-issuing requests per client address (key: the address or its /64).
     static let addressRequests = "address-requests"
 

@@ -62,9 +62,18 @@ struct Components: Sendable {
             accountFailures: Self.limiter(
                 backend, bucket: SharedRateLimiter.loginFailures, limit: rate.loginFailuresPerAccount,
                 windowSeconds: rate.loginWindowSeconds, now: now),
+            idTokenSubjectFailures: Self.limiter(
+                backend, bucket: SharedRateLimiter.idTokenSubjectFailures, limit: rate.loginFailuresPerAccount,
+                windowSeconds: rate.loginWindowSeconds, now: now),
+            idTokenAddressFailures: Self.limiter(
+                backend, bucket: SharedRateLimiter.idTokenAddressFailures, limit: rate.idTokenFailuresPerAddress,
+                windowSeconds: rate.loginWindowSeconds, now: now),
             addressRequests: Self.limiter(
                 backend, bucket: SharedRateLimiter.addressRequests, limit: rate.requestsPerAddressPerMinute,
-                windowSeconds: 60, buffered: true, now: now))
+                windowSeconds: 60, buffered: true, now: now),
+            flowStarts: Self.limiter(
+                backend, bucket: SharedRateLimiter.flowStarts, limit: configuration.identity.maxPendingFlowsPerAddress,
+                windowSeconds: configuration.identity.flowLifetimeSeconds, now: now))
         let keys = IdentitySignIn.keyCache(fetcher: jwksFetcher, logger: logger)
         auth = AuthService(
             users: users, sessions: sessions, hasher: hasher, hashingPool: hashingPool,

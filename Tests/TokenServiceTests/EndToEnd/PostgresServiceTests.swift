@@ -15,7 +15,7 @@ import TokenServiceTesting
 struct PostgresServiceTests {
     static let keys: [String: String] = [
         "TOKENVEND_ACCESS_TOKEN_KEYS": #"[{"kid":"k1","secret":"\#(strongSecret)"}]"#,
-        "TOKENVEND_REFRESH_TOKEN_SECRET": strongSecret,
+        "TOKENVEND_REFRESH_TOKEN_SECRET": otherStrongSecret,
         "TOKENVEND_PASSWORD_TIME_COST": "1",
         "TOKENVEND_PASSWORD_MEMORY_COST": "8192",
         "TOKENVEND_STREAM_KEYS": #"[{"kid":"stream-1","secret":"\#(TestServer.streamSecret)"}]"#,

@@ -14,7 +14,9 @@ import TokenServiceTesting
     /// A flow store whose `attachSession` is preceded by a replay of the same code, as a concurrent request would.
     struct ReplayBeforeAttach: OAuthFlowStoring {
         let inner: any OAuthFlowStoring
-        func saveFlow(_ flow: OAuthFlow) async throws(StoreError) { try await inner.saveFlow(flow) }
+        func saveFlow(_ flow: OAuthFlow, maxLive: Int) async throws(StoreError) -> Bool {
+            try await inner.saveFlow(flow, maxLive: maxLive)
+        }
         func takeFlow(stateHash: String, now: Date) async throws(StoreError) -> OAuthFlow? {
             try await inner.takeFlow(stateHash: stateHash, now: now)
         }
