@@ -2,7 +2,7 @@
 public enum HeaderName {
     /// Selects bearer or cookie delivery of tokens on `/auth/login` and `/auth/refresh`.
     public static let authStrategy = "X-Auth-Strategy"
-    /// Echo of the `csrf_token` cookie, required on unsafe methods authenticated by cookie.
+    /// Echo of the `__Host-csrf_token` cookie, required on unsafe methods authenticated by cookie.
     public static let csrfToken = "X-CSRF-Token"
     /// Request correlation id; echoed by the server or generated.
     public static let requestId = "X-Request-Id"

@@ -2,7 +2,8 @@
 public struct RegisterRequest: Codable, Sendable, Equatable {
     /// Email address; the server normalises it.
     public var email: String
-    /// Password, 8–128 characters after NFC normalisation (the minimum is configurable on the server).
+    /// Password, 12–128 characters counted as Unicode code points as sent (the server's `password.minLength`,
+    /// 8–128, default 12), and not one of the 10,000 most common.
     public var password: String
     /// Optional tenant; omitted from the JSON when `nil`.
     public var tenantId: String?

@@ -5,7 +5,7 @@
 public struct User: Codable, Sendable, Equatable, Hashable {
     /// Opaque, stable identifier (for example a UUID string).
     public var id: String
-    /// Normalised email address (trimmed, NFC, lowercase), or nil for an account without one.
+    /// Normalised email address (Unicode NFKC, lowercase, trimmed), or nil for an account without one.
     public var email: String?
     /// Role name; `"user"` unless an operator set another.
     public var role: String

@@ -21,14 +21,13 @@ extension HTTPRequestParser {
             index += 1
         }
         guard index > start else { throw .malformed("invalid chunk size") }
-        // Chunk extensions are ignored but must be well formed enough: BWS ";" and visible characters only.
+        // Chunk extensions are ignored, but must follow the grammar, so that no two parsers on the path read the
+        // line differently (a bare ";" is one some take as the end of the size and others refuse).
         while index < lf - 1 && (buffer[index] == .space || buffer[index] == .tab) { index += 1 }
         if index < lf - 1 {
             guard buffer[index] == UInt8(ascii: ";") else { throw .malformed("invalid chunk size") }
             guard lf - 1 - index <= Self.maxChunkExtensionBytes else { throw .malformed("chunk extension too long") }
-            for byte in buffer[index..<(lf - 1)] where !byte.isFieldValueCharacter {
-                throw .malformed("invalid chunk extension")
-            }
+            guard Self.isChunkExtension(buffer[index..<(lf - 1)]) else { throw .malformed("invalid chunk extension") }
             // Extensions are ignored, but they cost reading: count them toward the body limit.
             chunkExtensionBytes += lf - 1 - index
         }
@@ -64,6 +63,64 @@ extension HTTPRequestParser {
         }
         trailers = fields
         readIndex = end
+        return true
+    }
+
+    /// Whether `bytes` (from the first `;` to the end of the line, CRLF excluded) is a chunk extension of RFC 9112
+    /// §7.1.1: `*( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )`, where the name is a token and the
+    /// value a token or a quoted-string (RFC 9110 §5.6.4: `qdtext` and `quoted-pair`, obs-text included). A `;`
+    /// without a name, a name that is not a token, an `=` without a value and an unterminated quoted-string are
+    /// refused.
+    static func isChunkExtension(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        let end = bytes.endIndex
+        func skipWhitespace() {
+            while index < end && (bytes[index] == .space || bytes[index] == .tab) { index += 1 }
+        }
+        func token() -> Bool {
+            let start = index
+            while index < end && bytes[index].isTokenCharacter { index += 1 }
+            return index > start
+        }
+        func quotedString() -> Bool {
+            guard index < end, bytes[index] == .doubleQuote else { return false }
+            index += 1
+            while index < end {
+                let byte = bytes[index]
+                switch byte {
+                case .doubleQuote:
+                    index += 1
+                    return true
+                case .backslash:
+                    // quoted-pair: "\" ( HTAB / SP / VCHAR / obs-text )
+                    guard index + 1 < end, bytes[index + 1].isFieldValueCharacter else { return false }
+                    index += 2
+                case .tab, 0x20...0x7E, 0x80...0xFF:
+                    index += 1
+                default:
+                    return false
+                }
+            }
+            return false
+        }
+        while index < end {
+            skipWhitespace()
+            guard index < end, bytes[index] == UInt8(ascii: ";") else { return false }
+            index += 1
+            skipWhitespace()
+            guard token() else { return false }
+            var itemEnd = index
+            skipWhitespace()
+            if index < end && bytes[index] == UInt8(ascii: "=") {
+                index += 1
+                skipWhitespace()
+                guard token() || quotedString() else { return false }
+                itemEnd = index
+                skipWhitespace()
+            }
+            // BWS comes only before a ";" or around "=": none after the last name or value.
+            if index == end { return itemEnd == end }
+        }
         return true
     }
 

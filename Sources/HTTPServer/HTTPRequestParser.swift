@@ -205,6 +205,8 @@ extension UInt8 {
     static let space = UInt8(ascii: " ")
     static let tab = UInt8(ascii: "\t")
     static let colon = UInt8(ascii: ":")
+    static let doubleQuote = UInt8(ascii: "\"")
+    static let backslash = UInt8(ascii: "\\")
 
     /// RFC 9110 §5.6.2 tchar.
     var isTokenCharacter: Bool {

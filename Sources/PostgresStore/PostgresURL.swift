@@ -19,6 +19,9 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     public let database: String?
     /// Whether the URL carries a password.
     public let hasPassword: Bool
+    /// What the URL says about where and how libpq connects (`host`, `hostaddr`, `sslmode`, `service`), for
+    /// ``reachesServerOnlyLocally(environment:)`` and ``verifiesServerCertificate(environment:)``.
+    let connectionOptions: [String: String]
 
     /// Parses `text`.
     /// - Throws: `.misuse` when it is not a `postgres://` or `postgresql://` URL libpq accepts; the message never
@@ -48,6 +51,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         port = options["port"]
         database = options["dbname"]
         hasPassword = !(options["password"] ?? "").isEmpty
+        connectionOptions = options.filter { Self.connectionKeywords.contains($0.key) }
     }
 
     /// `postgres://user@host:port/database`: the URL without its password and query (which may carry one too).

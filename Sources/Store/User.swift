@@ -8,7 +8,7 @@
 public struct User: Sendable, Equatable, CustomStringConvertible {
     /// Opaque id (a lowercase UUID unless the caller chose another).
     public var id: String
-    /// The normalised email (the caller normalises: trim, NFC, lowercase), unique; nil for a user made from an
+    /// The normalised email (the caller normalises: NFKC, lowercase, trim), unique; nil for a user made from an
     /// identity whose provider gave no verified email.
     public var email: String?
     /// The PHC-format password hash (`$argon2id$…`), or nil for a user who signs in only through an identity

@@ -6,7 +6,7 @@
 
 /// Users and their customer ids.
 ///
-/// Emails must be normalised by the caller (trim, NFC, lowercase) before every call; the store compares them
+/// Emails must be normalised by the caller (NFKC, lowercase, trim) before every call; the store compares them
 /// byte for byte. Every method has a blocking form (for the CLI and Dispatch threads) and an `async` form
 /// (`UserStore+Async.swift`) that never blocks the cooperative pool.
 public struct UserStore: Sendable {

@@ -71,7 +71,7 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .invalidToken(presented: true): "The access token is invalid or expired."
         case .invalidGrant: "The refresh token is invalid, expired or revoked."
         case .insufficientScope: "The request asks for something that does not belong to the caller."
-        case .csrfFailed: "The X-CSRF-Token header is missing or does not match the csrf_token cookie."
+        case .csrfFailed: "The X-CSRF-Token header is missing or does not match the __Host-csrf_token cookie."
         case .registrationClosed: "Registration is closed."
         case .notFound: "Not found."
         case .emailTaken: "An account with this email exists."

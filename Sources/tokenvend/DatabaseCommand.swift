@@ -149,10 +149,17 @@ extension DatabaseCommand {
             guard let url = settings.url?.value else {
                 throw .usage("no target: give --to-file PATH (or --to URL), or configure database.url")
             }
+            let parsed: PostgresURL
             do {
-                _ = try PostgresURL(url)
+                parsed = try PostgresURL(url)
             } catch {
                 throw .usage("the target is not a PostgreSQL URL (postgres://user@host:port/database)")
+            }
+            if !settings.allowUnverifiedTLS,
+                let reason = ConfigurationLoader.unverifiedTLSReason(
+                    parsed, environment: ProcessInfo.processInfo.environment)
+            {
+                throw .usage("the target \(reason)")
             }
             var configuration = configuration
             configuration.postgres = settings

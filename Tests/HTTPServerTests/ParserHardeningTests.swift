@@ -98,6 +98,39 @@ import Testing
             ParserFixture.error(Self.chunked("1" + over + String(repeating: "e", count: 100)))?.status == .badRequest)
     }
 
+    @Test(
+        "answers 400 to a chunk extension outside RFC 9112 §7.1.1, whatever the pieces it arrives in",
+        arguments: [
+            "2;", "2 ;", "2; ", "2;;", "2;a;", "2;=b", "2;a=", "2;a= ", "2;a=\"b", "2;a=b c", "2;a b", "2;a ",
+            "2;a=b ", "2;a=\"b\" ", "2;a=\"b\"c", "2;@", "2;a@b", "2;a=b@c", "2;a=\"b\\\u{7F}\"", "2;a=\"\u{7F}\"",
+            "2;a,b", "2;a=\"b\";", "2;\u{1}",
+        ])
+    func malformedChunkExtension(line: String) throws {
+        let text = Self.chunked("\(line)\r\nab\r\n0\r\n\r\n")
+        #expect(ParserFixture.error(text) == .malformed("invalid chunk extension"))
+        #expect(ParserFixture.error(text)?.status == .badRequest)
+        for size in [1, 2, 3, 7] {
+            #expect(throws: HTTPServerError.malformed("invalid chunk extension")) {
+                try ParserFixture.feed(ParserFixture.bytes(text), chunkSize: size)
+            }
+        }
+    }
+
+    @Test(
+        "accepts chunk extensions of RFC 9112 §7.1.1: token names, token or quoted-string values, BWS around them",
+        arguments: [
+            "2;a", "2;a=b", "2 ;a", "2; a", "2 ; a = b", "2\t;\ta\t=\tb", "2;a;b;c", "2;a=b;c=d", "2;a=b ;c",
+            "2;a=\"\"", "2;a=\"b c\"", "2;a=\"b;c=d\"", "2;a=\"\\\"\"", "2;a=\"\\\\\"", "2;a=\"caf\u{E9}\"",
+            "2;!#$%&'*+-.^_`|~09AZaz=!#$%&'*+-.^_`|~09AZaz",
+        ])
+    func wellFormedChunkExtension(line: String) throws {
+        let text = Self.chunked("\(line)\r\nab\r\n0\r\n\r\n")
+        for size in [1, 2, 5, text.utf8.count] {
+            let events = try ParserFixture.feed(ParserFixture.bytes(text), chunkSize: size)
+            #expect(ParserFixture.bodies(events) == [Array("ab".utf8)])
+        }
+    }
+
     @Test("counts chunk extension bytes toward the body limit")
     func chunkExtensionsCount() {
         let chunk = "1;" + String(repeating: "e", count: 200) + "\r\na\r\n"

@@ -8,7 +8,7 @@ import Testing
 /// `database.url`, `database.urlFile` and the pool keys: PostgreSQL instead of SQLite, exclusive with
 /// `database.path`, never showing a password, and never with per-host development keys.
 @Suite struct ConfigurationDatabaseTests {
-    static let url = "postgres://tokenvend:pa55word-s3cret@db.example:5432/tokenvend?sslmode=require"
+    static let url = "postgres://tokenvend:pa55word-s3cret@db.example:5432/tokenvend?sslmode=verify-full"
     static let keys: [String: String] = [
         "TOKENVEND_ACCESS_TOKEN_KEYS": #"[{"kid":"k1","secret":"\#(strongSecret)"}]"#,
         "TOKENVEND_REFRESH_TOKEN_SECRET": otherStrongSecret,
@@ -154,6 +154,94 @@ import Testing
         #expect(error.description.hasPrefix("database.url (TOKENVEND_DATABASE_URL): "))
         #expect(!error.description.contains("pa55word"))
         #expect(!error.description.contains("root"))
+    }
+
+    /// The reason a URL to `host` with `mode` (e.g. `sslmode=require`) is refused.
+    static func unverifiedReason(host: String, mode: String) -> String {
+        "names host \(host), not this machine, with \(mode): the server's certificate is not checked, so anyone on "
+            + "the network path could read the password and the data or pose as the database; use "
+            + "sslmode=verify-full (with the server's CA in sslrootcert), or set database.allowUnverifiedTLS to true "
+            + "on a private network"
+    }
+
+    @Test(
+        "a database URL to another host without a checked certificate refuses to start, naming key, host and sslmode",
+        arguments: [
+            ("postgres://u:pa55word-s3cret@10.0.0.5/db", "10.0.0.5", "no sslmode (libpq's default, prefer)"),
+            ("postgres://u:pa55word-s3cret@10.0.0.5/db?sslmode=require", "10.0.0.5", "sslmode=require"),
+            ("postgres://u:pa55word-s3cret@db.example/db?sslmode=prefer", "db.example", "sslmode=prefer"),
+            (
+                "postgres://u:pa55word-s3cret@localhost.evil.com/db?sslmode=disable", "localhost.evil.com",
+                "sslmode=disable"
+            ),
+        ])
+    func unverifiedTLSRefused(url: String, host: String, mode: String) throws {
+        let fixture = try ConfigurationFixture()
+        var environment = Self.keys
+        environment["TOKENVEND_DATABASE_URL"] = url
+        let error = try #require(fixture.error(environment: environment))
+        #expect(
+            error.description
+                == "database.url (TOKENVEND_DATABASE_URL): " + Self.unverifiedReason(host: host, mode: mode))
+        #expect(!error.description.contains("pa55word"))
+        // `load`, which `tokenvend serve` calls, refuses it too, and so does a URL read from a file.
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(environment: environment, defaultConfigPath: fixture.noFile)
+        }
+        let file = try fixture.write("c.json", #"{"database": {"url": "\#(url)"}}"#)
+        let fromFile = try #require(fixture.error(file: file, environment: Self.keys))
+        #expect(fromFile.description == "database.url (\(file)): " + Self.unverifiedReason(host: host, mode: mode))
+    }
+
+    @Test(
+        "database.allowUnverifiedTLS lets such a URL start, from the file or the environment; it defaults to false")
+    func unverifiedTLSAllowed() throws {
+        let fixture = try ConfigurationFixture()
+        let url = "postgres://tokenvend@10.0.0.5/tokenvend?sslmode=require"
+        #expect(try fixture.resolve().postgres.allowUnverifiedTLS == false)
+        let environment = try fixture.resolve(environment: [
+            "TOKENVEND_DATABASE_URL": url, "TOKENVEND_DATABASE_ALLOW_UNVERIFIED_TLS": "true",
+        ])
+        #expect(environment.postgres.allowUnverifiedTLS)
+        #expect(environment.postgres.url?.value == url)
+        let file = try fixture.write("c.json", #"{"database": {"url": "\#(url)", "allowUnverifiedTLS": true}}"#)
+        #expect(try fixture.resolve(file: file).postgres.url?.value == url)
+        // An explicit false is the default's refusal.
+        let refused = fixture.error(environment: [
+            "TOKENVEND_DATABASE_URL": url, "TOKENVEND_DATABASE_ALLOW_UNVERIFIED_TLS": "false",
+        ])
+        #expect(refused?.description.contains("database.allowUnverifiedTLS") == true)
+    }
+
+    @Test(
+        "a URL to this host (socket, localhost, loopback) or with sslmode verify-full or verify-ca starts as it is",
+        arguments: [
+            "postgres://tokenvend@/tokenvend", "postgres://tokenvend@/tokenvend?host=/var/run/postgresql",
+            "postgres://tokenvend@localhost/tokenvend", "postgres://tokenvend@127.1.2.3:5432/tokenvend",
+            "postgres://tokenvend@[::1]/tokenvend?sslmode=disable",
+            "postgres://tokenvend@10.0.0.5/tokenvend?sslmode=verify-full",
+            "postgres://tokenvend@db.example/tokenvend?sslmode=verify-ca&sslrootcert=/etc/ssl/db.pem",
+        ])
+    func verifiedOrLocalStarts(url: String) throws {
+        let fixture = try ConfigurationFixture()
+        #expect(try fixture.resolve(environment: ["TOKENVEND_DATABASE_URL": url]).postgres.url?.value == url)
+    }
+
+    @Test("what the URL leaves out is decided with libpq's PGHOST and PGSSLMODE, as libpq will connect")
+    func libpqEnvironment() throws {
+        let fixture = try ConfigurationFixture()
+        let bare = "postgres://tokenvend@/tokenvend"
+        let refused = fixture.error(environment: ["TOKENVEND_DATABASE_URL": bare, "PGHOST": "db.example"])
+        #expect(
+            refused?.description.hasPrefix(
+                "database.url (TOKENVEND_DATABASE_URL): names a host given outside the URL, not this machine, with no "
+                    + "sslmode (libpq's default, prefer): ") == true)
+        #expect(
+            try fixture.resolve(environment: ["TOKENVEND_DATABASE_URL": bare, "PGHOST": "/tmp"]).postgres.url != nil)
+        let verified = try fixture.resolve(environment: [
+            "TOKENVEND_DATABASE_URL": bare, "PGHOST": "db.example", "PGSSLMODE": "verify-full",
+        ])
+        #expect(verified.postgres.url?.value == bare)
     }
 
     @Test("the configuration's description never shows the URL's password")

@@ -101,6 +101,40 @@ let otherStrongSecret = String(repeating: "0th3r-s3cr3t-", count: 6)
         }
     }
 
+    @Test("every place the docs state the password minimum gives password.minLength's default and range")
+    func passwordMinimumInDocs() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        func read(_ path: String) throws -> String {
+            try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        }
+        let minimum = TokenServiceConfiguration.Password().minLength
+        let key = try #require(ConfigurationKey.all.first { $0.path == "password.minLength" })
+        guard case .integer(let range) = key.kind else {
+            Issue.record("password.minLength is not an integer key")
+            return
+        }
+        let bounds = "\(range.lowerBound)–\(range.upperBound)"
+        let api = try read("docs/API.md")
+        #expect(
+            api.contains("Passwords: \(minimum)–128 characters (`password.minLength`, \(bounds), default \(minimum))"))
+        // The table of defaults: "| `password.minLength` / `password.timeCost` / … | 12 / 2 / 19456 | …".
+        let row = try #require(api.split(separator: "\n").first { $0.hasPrefix("| `password.minLength`") })
+        let defaults = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(defaults.count > 2 && defaults[1].hasPrefix("\(minimum) /"), "\(row)")
+        #expect(row.contains("(\(bounds) characters)"))
+        let operations = try read("docs/OPERATIONS.md")
+        #expect(operations.contains("| `password.minLength` | `TOKENVEND_PASSWORD_MIN_LENGTH` | `\(minimum)` |"))
+        #expect(operations.contains("need `password.minLength` characters (default \(minimum),"))
+        #expect(try read("README.md").contains("passwords are \(minimum)–128 characters"))
+        let openAPI = try read("docs/openapi.yaml")
+        #expect(openAPI.contains("    Password:\n      type: string\n      minLength: \(minimum)\n"))
+        #expect(openAPI.contains("(the minimum is `password.minLength`, \(bounds),\n        default \(minimum))"))
+        let wire = try read("Sources/AuthAPI/RegisterRequest.swift")
+        #expect(wire.contains("Password, \(minimum)–128 characters"))
+        #expect(wire.contains("`password.minLength`,\n    /// \(bounds), default \(minimum))"))
+    }
+
     @Test("the production example is valid once its secret files exist")
     func productionExample() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -79,6 +79,17 @@ struct DatabaseCommandTests {
         #expect(missing.status == 1)
         #expect(missing.error.contains("no SQLite database at absent.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: folder.url.appending(path: "absent.sqlite").path))
+        // A target on another host whose certificate would not be checked: refused before anything is read.
+        let unverified = try await Self.tokenvend(
+            [
+                "db", "copy", "--from", "sqlite:absent.sqlite", "--to",
+                "postgres://u:pa55word@10.0.0.5/x?sslmode=require",
+            ],
+            environment: environment, in: folder)
+        #expect(unverified.status == 1)
+        #expect(unverified.error.contains("names host 10.0.0.5, not this machine, with sslmode=require"))
+        #expect(unverified.error.contains("database.allowUnverifiedTLS"))
+        #expect(!unverified.error.contains("pa55word"))
     }
 
     @Test("on PostgreSQL: status pending (exit 2), migrate applies once, status 0; no output shows the password")

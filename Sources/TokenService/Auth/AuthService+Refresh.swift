@@ -16,7 +16,7 @@ extension AuthService {
         let cookie = CookieJar.value(CookieJar.refreshCookie, in: request.headers)
         if request.body.isEmpty, let cookie, !cookie.isEmpty {
             // A browser attaches the cookie to a cross-site POST too: like every unsafe cookie request, the
-            // refresh must echo the csrf_token cookie (a token in the body cannot be forged that way).
+            // refresh must echo the __Host-csrf_token cookie (a token in the body cannot be forged that way).
             try Authenticator.checkCSRF(request)
             presented = cookie
             // A token that came as a cookie goes back as cookies unless the client asked otherwise: answering

@@ -6,8 +6,8 @@ import Store
 /// Turns a request into a `Caller`, or the 401/403 API.md prescribes.
 ///
 /// The token is taken only from `Authorization: Bearer` (scheme in any letter case) or, in cookie mode, from
-/// the `access_token` cookie, never from the query string. A cookie-authenticated request with an unsafe
-/// method must carry `X-CSRF-Token` equal to the `csrf_token` cookie. After the signature and claims, the
+/// the `__Host-access_token` cookie, never from the query string. A cookie-authenticated request with an unsafe
+/// method must carry `X-CSRF-Token` equal to the `__Host-csrf_token` cookie. After the signature and claims, the
 /// session named by `sid` must be live: one indexed read per request, so a logout or a revocation by another
 /// process (`tokenvend users disable`) takes effect on the very next request.
 struct Authenticator: Sendable {

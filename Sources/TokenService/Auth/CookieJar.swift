@@ -1,13 +1,20 @@
 import HTTPServer
 
 /// Reads the `Cookie` request header and writes the `Set-Cookie` fields of cookie mode (API.md
-/// "POST /auth/login"): `access_token` (Path=/) and `refresh_token` (Path=/auth), both
-/// `HttpOnly; Secure; SameSite=Strict`, and a readable `csrf_token` that unsafe cookie-authenticated requests
-/// must echo in `X-CSRF-Token`.
+/// "POST /auth/login"): `__Host-access_token` (Path=/) and `__Secure-refresh_token` (Path=/auth), both
+/// `HttpOnly; Secure; SameSite=Strict`, and a readable `__Host-csrf_token` that unsafe cookie-authenticated
+/// requests must echo in `X-CSRF-Token`.
+///
+/// The prefixes (RFC 6265bis §4.1.3) are enforced by the browser, not by this server: a `__Host-` cookie is only
+/// stored when it is `Secure`, has `Path=/` and no `Domain`, so a sibling subdomain (`evil.example.com` beside
+/// `auth.example.com`) cannot plant an access or CSRF cookie of its own choosing for this host (cookie
+/// tossing); a `__Secure-` cookie only when it is `Secure`, so a plain-HTTP page cannot set the refresh cookie.
+/// The refresh cookie keeps `Path=/auth`, which `__Host-` forbids, so that it is sent to `/auth/…` only. Only
+/// the prefixed names are read: a cookie without the prefix is ignored.
 enum CookieJar {
-    static let accessCookie = "access_token"
-    static let refreshCookie = "refresh_token"
-    static let csrfCookie = "csrf_token"
+    static let accessCookie = "__Host-access_token"
+    static let refreshCookie = "__Secure-refresh_token"
+    static let csrfCookie = "__Host-csrf_token"
 
     /// The value of cookie `name` in the request, if present (RFC 6265 §5.4 `cookie-string`).
     static func value(_ name: String, in headers: HTTPHeaders) -> String? {

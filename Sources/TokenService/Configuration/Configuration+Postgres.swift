@@ -28,6 +28,13 @@ extension TokenServiceConfiguration {
         /// role that may create tables) applies them. Default: true.
         public var migrateOnStart: Bool = true
 
+        /// Whether a `url` that reaches a server beyond this host (not a socket, `localhost` or a loopback
+        /// address) may leave the server's certificate unchecked (an `sslmode` other than `verify-full` or
+        /// `verify-ca`, or none) (`database.allowUnverifiedTLS`). Default: false: such a URL refuses to start,
+        /// since anyone on the path could read the password and every token hash, or answer in the database's
+        /// place. Set it only on a network nobody else can reach (a private container network).
+        public var allowUnverifiedTLS: Bool = false
+
         /// The defaults.
         public init() {}
 
@@ -42,7 +49,8 @@ extension TokenServiceConfiguration {
             "Postgres(url: \(redactedURL ?? "none"), poolSize: \(poolSize), connectTimeoutSeconds: "
                 + "\(connectTimeoutSeconds), queryTimeoutMilliseconds: \(queryTimeoutMilliseconds), "
                 + "lockTimeoutMilliseconds: \(lockTimeoutMilliseconds), acquireTimeoutMilliseconds: "
-                + "\(acquireTimeoutMilliseconds), migrateOnStart: \(migrateOnStart))"
+                + "\(acquireTimeoutMilliseconds), migrateOnStart: \(migrateOnStart), allowUnverifiedTLS: "
+                + "\(allowUnverifiedTLS))"
         }
 
         /// The store's configuration, with the status-cache lifetime shared with SQLite

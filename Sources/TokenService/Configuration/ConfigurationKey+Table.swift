@@ -29,6 +29,7 @@ extension ConfigurationKey {
             .init("database.acquireTimeoutMilliseconds", .integer(10...60_000)),
             .init("database.statusCacheLifetimeMilliseconds", .integer(0...10_000)),
             .init("database.migrateOnStart", .boolean),
+            .init("database.allowUnverifiedTLS", .boolean),
             .init("accessToken.issuer", .string),
             .init("accessToken.audience", .string),
             .init("accessToken.ttlSeconds", .integer(1...day)),

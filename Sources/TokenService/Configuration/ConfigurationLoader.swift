@@ -82,6 +82,7 @@ public enum ConfigurationLoader {
             configFile = path
         }
         let (environmentLayer, serviceLinks) = try environmentEntries(environment, table: table)
+        let libpqEnvironment = environment.filter { $0.key.hasPrefix("PG") }
         // Checked lowest layer first; ConfigReader takes the highest precedence first.
         let file = try provider(configFile ?? "defaults", fileLayer, table: table)
         let environment = try provider("environment", environmentLayer, table: table)
@@ -89,7 +90,9 @@ public enum ConfigurationLoader {
         var configuration = try TokenServiceConfiguration(
             reader: ConfigReader(
                 providers: [flags, environment, file], accessReporter: accessReporter))
-        try checkDatabaseChoice(layers: [fileLayer, environmentLayer, overrides.entries], configuration: configuration)
+        try checkDatabaseChoice(
+            layers: [fileLayer, environmentLayer, overrides.entries], configuration: configuration,
+            environment: libpqEnvironment)
         try validate(&configuration)
         return ConfigurationLoadResult(
             configuration: configuration, configFile: configFile, notes: [], ignoredEnvironmentVariables: serviceLinks)

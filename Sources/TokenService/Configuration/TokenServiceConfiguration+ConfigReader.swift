@@ -105,6 +105,7 @@ extension TokenServiceConfiguration.Postgres {
         lockTimeoutMilliseconds = reader.int(forKey: "lockTimeoutMilliseconds") ?? lockTimeoutMilliseconds
         acquireTimeoutMilliseconds = reader.int(forKey: "acquireTimeoutMilliseconds") ?? acquireTimeoutMilliseconds
         migrateOnStart = reader.bool(forKey: "migrateOnStart") ?? migrateOnStart
+        allowUnverifiedTLS = reader.bool(forKey: "allowUnverifiedTLS") ?? allowUnverifiedTLS
     }
 }
 

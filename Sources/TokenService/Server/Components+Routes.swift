@@ -12,9 +12,11 @@ extension Components {
         let discovery = self.discovery
         let logsProbes = logsHealthChecks
         // A probe that succeeds writes no access line unless `log.healthChecks` (the metrics count it either way).
+        // The probes and the metrics describe this instant: `no-store`, so that no cache between the prober and
+        // the service keeps an answer (a cached 200 would hide a failing readiness probe).
         router.get("/healthz") { _, context in
             context.logsSuccessfulAccess = logsProbes
-            return .json(bytes: Self.healthy)
+            return .json(bytes: Self.healthy, headers: Self.noStore)
         }
         // The ping is bounded by the backend's deadlines (PostgreSQL: the connect and query timeouts), so a
         // database that went away answers 503 rather than hanging; the next probe tries again, so readiness
@@ -23,17 +25,18 @@ extension Components {
             context.logsSuccessfulAccess = logsProbes
             do {
                 try await backend.ping()
-                return .json(bytes: Self.ready)
+                return .json(bytes: Self.ready, headers: Self.noStore)
             } catch {
                 return .error(
                     status: .serviceUnavailable, code: ErrorCode.unavailable.rawValue,
                     message: "The database is not answering.",
-                    headers: ["Retry-After": "5"])
+                    headers: ["Retry-After": "5", "Cache-Control": "no-store"])
             }
         }
         router.get("/metrics") { _, _ in
             HTTPResponse(
-                status: .ok, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                status: .ok,
+                headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"],
                 body: metrics.exposition())
         }
         router.get("/.well-known/jwks.json") { request, _ in discovery.jwks(request) }
@@ -70,4 +73,5 @@ extension Components {
 
     static let healthy = Array(#"{"status":"ok"}"#.utf8)
     static let ready = Array(#"{"status":"ready"}"#.utf8)
+    static let noStore: HTTPHeaders = ["Cache-Control": "no-store"]
 }

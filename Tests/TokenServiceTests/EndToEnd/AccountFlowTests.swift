@@ -46,7 +46,7 @@ struct AccountFlowTests {
         }
     }
 
-    @Test("emails are unique after trimming, NFC and lowercasing")
+    @Test("emails are unique after NFKC, lowercasing and trimming")
     func emailNormalisation() async throws {
         try await withTestServer(mode: .router) { server in
             let first = try await server.request(
@@ -58,6 +58,42 @@ struct AccountFlowTests {
                 "POST", "/auth/register", json: #"{"email":"zo\u00e9@example.com","password":"long enough 2"}"#)
             #expect(second.status == 409)
             #expect(second.errorCode == "email_taken")
+        }
+    }
+
+    /// `text` with every printable ASCII character replaced by its full-width form (U+FF01…U+FF5E).
+    static func fullWidth(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    (0x21...0x7E).contains(scalar.value) ? Unicode.Scalar(scalar.value + 0xFEE0) ?? scalar : scalar
+                }))
+    }
+
+    @Test(
+        "a full-width look-alike of a registered email is the same account: 409 at registration, login with either")
+    func compatibilityLookAlikeEmails() async throws {
+        try await withTestServer(mode: .router) { server in
+            let email = "ada-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            _ = try await server.signUp(email: email)
+            let wide = Self.fullWidth(email)
+            #expect(wide != email && !wide.unicodeScalars.contains { $0.isASCII })
+            for lookAlike in [wide, Self.fullWidth(String(email.prefix(3))) + email.dropFirst(3)] {
+                let register = try await server.request(
+                    "POST", "/auth/register", json: #"{"email":"\#(lookAlike)","password":"another password"}"#)
+                #expect(register.status == 409)
+                #expect(register.errorCode == "email_taken")
+                let login = try await server.request(
+                    "POST", "/auth/login", json: #"{"email":"\#(lookAlike)","password":"\#(TestServer.password)"}"#)
+                #expect(login.status == 200)
+                let user = try #require(try login.object()["user"] as? [String: Any])
+                #expect(user["email"] as? String == email)
+            }
+            // A ligature folds too: "ﬁ" is "fi".
+            _ = try await server.signUp(email: "fi-\(email)")
+            let ligature = try await server.request(
+                "POST", "/auth/register", json: #"{"email":"\#u{FB01}-\#(email)","password":"another password"}"#)
+            #expect(ligature.errorCode == "email_taken")
         }
     }
 

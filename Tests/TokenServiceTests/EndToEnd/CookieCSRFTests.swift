@@ -31,10 +31,11 @@ struct CookieCSRFTests {
             return String(field[range.upperBound...].prefix { $0 != ";" && $0 != "," })
         }
         return Jar(
-            access: try value("access_token"), refresh: try value("refresh_token"), csrf: try value("csrf_token"))
+            access: try value("__Host-access_token"), refresh: try value("__Secure-refresh_token"),
+            csrf: try value("__Host-csrf_token"))
     }
 
-    @Test("the csrf_token cookie is 32 random bytes in base64url (43 characters), new at every login")
+    @Test("the __Host-csrf_token cookie is 32 random bytes in base64url (43 characters), new at every login")
     func csrfTokenShape() async throws {
         try await withTestServer(mode: .router) { server in
             let first = try await cookieSession(server)
@@ -48,11 +49,11 @@ struct CookieCSRFTests {
         }
     }
 
-    @Test("a refresh carried by the cookie needs X-CSRF-Token equal to the csrf_token cookie, else 403")
+    @Test("a refresh carried by the cookie needs X-CSRF-Token equal to the __Host-csrf_token cookie, else 403")
     func refreshNeedsCSRF() async throws {
         try await withTestServer(mode: .router) { server in
             let jar = try await cookieSession(server)
-            let cookie = "refresh_token=\(jar.refresh); csrf_token=\(jar.csrf)"
+            let cookie = "__Secure-refresh_token=\(jar.refresh); __Host-csrf_token=\(jar.csrf)"
             let missing = try await server.request("POST", "/auth/refresh", headers: ["Cookie": cookie])
             #expect(missing.status == 403)
             #expect(missing.errorCode == "insufficient_scope")
@@ -62,7 +63,8 @@ struct CookieCSRFTests {
                 "POST", "/auth/refresh", headers: ["Cookie": cookie, "X-CSRF-Token": altered])
             #expect(wrong.status == 403)
             let noCookie = try await server.request(
-                "POST", "/auth/refresh", headers: ["Cookie": "refresh_token=\(jar.refresh)", "X-CSRF-Token": jar.csrf])
+                "POST", "/auth/refresh",
+                headers: ["Cookie": "__Secure-refresh_token=\(jar.refresh)", "X-CSRF-Token": jar.csrf])
             #expect(noCookie.status == 403)
             // The refused attempts spent nothing: the same refresh token still rotates.
             let allowed = try await server.request(
@@ -75,19 +77,21 @@ struct CookieCSRFTests {
     func logoutNeedsCSRF() async throws {
         try await withTestServer(mode: .router) { server in
             let jar = try await cookieSession(server)
-            let cookie = "refresh_token=\(jar.refresh); csrf_token=\(jar.csrf)"
+            let cookie = "__Secure-refresh_token=\(jar.refresh); __Host-csrf_token=\(jar.csrf)"
             for scope in ["", "?scope=global"] {
                 let forged = try await server.request("POST", "/auth/logout\(scope)", headers: ["Cookie": cookie])
                 #expect(forged.status == 403)
             }
             #expect(
-                try await server.request("GET", "/auth/me", headers: ["Cookie": "access_token=\(jar.access)"]).status
+                try await server.request("GET", "/auth/me", headers: ["Cookie": "__Host-access_token=\(jar.access)"])
+                    .status
                     == 200)
             let logout = try await server.request(
                 "POST", "/auth/logout", headers: ["Cookie": cookie, "X-CSRF-Token": jar.csrf])
             #expect(logout.status == 204)
             #expect(
-                try await server.request("GET", "/auth/me", headers: ["Cookie": "access_token=\(jar.access)"]).status
+                try await server.request("GET", "/auth/me", headers: ["Cookie": "__Host-access_token=\(jar.access)"])
+                    .status
                     == 401)
         }
     }

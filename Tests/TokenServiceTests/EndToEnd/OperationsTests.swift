@@ -23,6 +23,19 @@ struct OperationsTests {
     }
 
     @Test(
+        "healthz, readyz and metrics answer Cache-Control: no-store, so no cache hides what they report",
+        arguments: [TestServer.Mode.socket, .router])
+    func probesAreNotStored(mode: TestServer.Mode) async throws {
+        try await withTestServer(mode: mode) { server in
+            for path in ["/healthz", "/readyz", "/metrics"] {
+                let response = try await server.request("GET", path)
+                #expect(response.status == 200, "\(path)")
+                #expect(response.headers["cache-control"] == "no-store", "\(path)")
+            }
+        }
+    }
+
+    @Test(
         "successful probes write no access line by default but are counted; log.healthChecks true logs them",
         arguments: [false, true])
     func probeAccessLines(logsHealthChecks: Bool) async throws {

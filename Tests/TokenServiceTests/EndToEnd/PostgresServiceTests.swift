@@ -102,6 +102,7 @@ struct PostgresServiceTests {
             try PostgresTestSchema.control("start")
             #expect(down.status == 503)
             #expect(down.headers["retry-after"] == "5")
+            #expect(down.headers["cache-control"] == "no-store")
             #expect(login.status == 503)
             #expect(login.headers["retry-after"] != nil)
             #expect(elapsed < .seconds(6))

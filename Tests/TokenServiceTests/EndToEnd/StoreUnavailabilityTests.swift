@@ -102,7 +102,9 @@ struct StoreUnavailabilityTests {
         }
     }
 
-    @Test("readyz answers 503 with Retry-After while the database is unreachable and 200 once it is back")
+    @Test(
+        "readyz answers 503 with Retry-After and Cache-Control: no-store while the database is unreachable, 200 once back"
+    )
     func readiness() async throws {
         try await FaultyServer.with { server in
             #expect(await server.request("GET", "/readyz").status == 200)
@@ -110,6 +112,8 @@ struct StoreUnavailabilityTests {
             let down = await server.request("GET", "/readyz")
             #expect(down.status == 503)
             #expect(down.headers["retry-after"] == "5")
+            // A cache in front must not keep the failing answer, nor the healthy one after it.
+            #expect(down.headers["cache-control"] == "no-store")
             server.faults.update { $0.ping = nil }
             #expect(await server.request("GET", "/readyz").status == 200)
         }

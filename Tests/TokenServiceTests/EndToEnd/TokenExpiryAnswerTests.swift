@@ -102,7 +102,7 @@ struct TokenExpiryAnswerTests {
             let body = try login.object()
             #expect(body["accessToken"] == nil && body["refreshToken"] == nil)
             let field = try #require(login.headers["set-cookie"])
-            let cookie = try #require(field.range(of: "access_token="))
+            let cookie = try #require(field.range(of: "__Host-access_token="))
             let access = String(field[cookie.upperBound...].prefix { $0 != ";" })
             _ = try Self.accessExpiry(body, token: access)
             #expect(((started + 3600)...(loggedIn + 3600)).contains(try Self.refreshExpiry(body)))

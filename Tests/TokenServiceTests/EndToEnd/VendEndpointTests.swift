@@ -280,9 +280,9 @@ struct VendEndpointTests {
                 json: #"{"email":"cookie@example.com","password":"\#(TestServer.password)"}"#)
             #expect(login.status == 200)
             let setCookie = try #require(login.headers["set-cookie"])
-            let access = try #require(Self.cookie("access_token", in: setCookie))
-            let csrf = try #require(Self.cookie("csrf_token", in: setCookie))
-            let cookie = "access_token=\(access); csrf_token=\(csrf)"
+            let access = try #require(Self.cookie("__Host-access_token", in: setCookie))
+            let csrf = try #require(Self.cookie("__Host-csrf_token", in: setCookie))
+            let cookie = "__Host-access_token=\(access); __Host-csrf_token=\(csrf)"
             let refused = try await server.request(
                 "POST", "/vend/chat", headers: ["Cookie": cookie, "X-CSRF-Token": "nope"])
             #expect(refused.status == 403)

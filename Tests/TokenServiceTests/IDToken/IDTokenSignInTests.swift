@@ -267,9 +267,9 @@ struct IDTokenSignInTests {
             #expect(Set(body.keys) == ["expiresIn", "expiresAt", "refreshExpiresAt", "user", "created"])
             #expect(body["created"] as? Bool == true)
             let cookies = response.headers["set-cookie"] ?? ""
-            #expect(cookies.contains("access_token="))
-            #expect(cookies.contains("refresh_token="))
-            #expect(cookies.contains("csrf_token="))
+            #expect(cookies.contains("__Host-access_token="))
+            #expect(cookies.contains("__Secure-refresh_token="))
+            #expect(cookies.contains("__Host-csrf_token="))
         }
     }
 
