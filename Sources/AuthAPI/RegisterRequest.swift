@@ -4,7 +4,8 @@ public struct RegisterRequest: Codable, Sendable, Equatable {
     public var email: String
     /// Password, 8–128 characters after NFC normalisation (the minimum is configurable on the server).
     public var password: String
-    /// Optional tenant; omitted from the JSON when `nil`.
+    /// Leave `nil` (omitted from the JSON): servers since issue 30 answer a non-null tenant with 400
+    /// `invalid_request`, since only the operator assigns tenants (`tokenvend users set-tenant`).
     public var tenantId: String?
 
     /// Creates a registration body.
