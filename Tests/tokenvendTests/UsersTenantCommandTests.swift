@@ -72,6 +72,12 @@ struct UsersTenantCommandTests {
         #expect(neither.status != 0 && neither.error.contains("exactly one of --tenant and --clear"))
         let noAccount = try await Self.tokenvend(["users", "set-tenant", "--tenant", "t"], environment, folder)
         #expect(noAccount.status != 0)
+        // users add --tenant takes the same rule.
+        var adding = environment
+        adding["TOKENVEND_PASSWORD"] = "correct horse battery staple"
+        let emptyTenant = try await Self.tokenvend(
+            ["users", "add", "--email", "carol@example.com", "--tenant", ""], adding, folder)
+        #expect(emptyTenant.status == 1 && emptyTenant.error.contains("1 to 128 bytes"), "\(emptyTenant.error)")
         #expect(try await Self.tenants(environment, folder) == ["u-ada": nil, "u-bob": nil, "u-anon": nil])
     }
 }
