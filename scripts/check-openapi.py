@@ -237,6 +237,12 @@ def scenario(check):
     if json.loads(data).get("error") != "weak_password":
         findings.append("POST /auth/register with a common password: expected weak_password")
     check.call("POST", "/auth/register", body=b"email=x", headers={"Content-Type": "text/plain"}, expect=415)
+    # Tenants are the operator's (issue 30): a non-null tenantId is refused and creates nothing; null is accepted.
+    _, data = check.call("POST", "/auth/register", body={**user, "email": "tenant@example.com", "tenantId": "acme"},
+                         expect=400)
+    if json.loads(data).get("error") != "invalid_request":
+        findings.append("POST /auth/register with a tenantId: expected invalid_request")
+    check.call("POST", "/auth/register", body={**user, "email": "tenant@example.com", "tenantId": None}, expect=201)
     _, data = check.call("POST", "/auth/login", body=user, headers={"X-Auth-Strategy": "bearer"}, expect=200)
     tokens = json_body(data)
     bearer = {"Authorization": f"Bearer {tokens['accessToken']}"}

@@ -5,7 +5,8 @@ public struct RegisterRequest: Codable, Sendable, Equatable {
     /// Password, 12–128 characters counted as Unicode code points as sent (the server's `password.minLength`,
     /// 8–128, default 12), and not one of the 10,000 most common.
     public var password: String
-    /// Optional tenant; omitted from the JSON when `nil`.
+    /// Leave `nil` (omitted from the JSON): servers since issue 30 answer a non-null tenant with 400
+    /// `invalid_request`, since only the operator assigns tenants (`tokenvend users set-tenant`).
     public var tenantId: String?
 
     /// Creates a registration body.

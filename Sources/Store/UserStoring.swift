@@ -56,6 +56,11 @@ public protocol UserStoring: Sendable {
     /// Replaces the password hash.
     /// - Throws: `.notFound` for an unknown id.
     func updatePasswordHash(userID: String, hash: String) async throws(StoreError)
+
+    /// Sets the user's tenant, or clears it with `nil` (`tokenvend users set-tenant`). Access tokens issued
+    /// before keep the old `tenantId` until they expire; the next refresh carries the new one.
+    /// - Throws: `.notFound` for an unknown id.
+    func setTenant(userID: String, tenantID: String?) async throws(StoreError)
 }
 
 extension UserStoring {

@@ -5,7 +5,7 @@
 enum Placeholder: Sendable, Equatable {
     /// `{{user.id}}`: string.
     case userID
-    /// `{{user.email}}`: string; absent (member omitted) for a user without email.
+    /// `{{user.email}}`: string; absent (member omitted) for a user without a verified email.
     case userEmail
     /// `{{user.role}}`: string.
     case userRole

@@ -5,7 +5,8 @@ public struct VendorCaller: Sendable {
     public var userID: String
     /// The session id: `{{session.id}}`.
     public var sessionID: String
-    /// The user's email, `nil` when none: `{{user.email}}` (a `nil` omits the member).
+    /// The user's verified email, `nil` when the account has none or it is not verified: `{{user.email}}` (a
+    /// `nil` omits the member). TokenService passes only an email the access token asserts as verified.
     public var email: String?
     /// The user's role: `{{user.role}}`, and the key of `allowedByRole`.
     public var role: String

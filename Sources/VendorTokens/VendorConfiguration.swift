@@ -36,7 +36,8 @@ public enum VendorConfiguration {
     /// - Returns: A compiled template, or the Moss settings for `"preset": "moss"`.
     /// - Throws: `VendorTemplateError` naming the member path: unknown members (with a suggestion), refused values,
     ///   unknown placeholders, parameters declared but unused, a missing `exp`, a TTL over the maximum, unusable
-    ///   keys.
+    ///   keys, an `allowedByRole` on a parameter that is not `required`, refused `roles` or
+    ///   `requireVerifiedEmail` (read by `VendorAccess(entry:)`, checked here too so one parse checks the entry).
     public static func parse(
         name: String, entry: JSONObject,
         randomID: @escaping @Sendable () -> String = VendorTemplate.randomID
@@ -44,8 +45,10 @@ public enum VendorConfiguration {
         guard isVendorName(name) else {
             throw VendorTemplateError(path: "", reason: "vendor names match [a-z0-9][a-z0-9_-]{0,31}")
         }
+        _ = try VendorAccess(entry: entry)
         guard let presetValue = entry["preset"], presetValue != .null else {
-            let reader = try MemberReader(entry, path: "", allowed: TemplateSpec.templateMembers + ["preset"])
+            let allowed = TemplateSpec.templateMembers + ["preset"] + VendorAccess.members
+            let reader = try MemberReader(entry, path: "", allowed: allowed)
             return .template(
                 try VendorTemplate(name: name, spec: try TemplateSpec(template: reader), randomID: randomID))
         }
@@ -66,8 +69,16 @@ public enum VendorConfiguration {
             throw VendorTemplateError(
                 path: member, reason: "the preset fixes \(member); drop preset to write your own template")
         }
-        let reader = try MemberReader(entry, path: "", allowed: preset.members)
+        let reader = try MemberReader(entry, path: "", allowed: preset.members + VendorAccess.members)
         return try preset.entry(name: name, reader: reader, randomID: randomID)
+    }
+
+    /// Whether the entry is a `livekit` or `twilio` preset without `roomsByRole`: every signed-in caller (within
+    /// `roles`) may then join, publish and subscribe in any room, which TokenService warns about at startup.
+    public static func opensEveryRoom(_ entry: JSONObject) -> Bool {
+        let roomPresets = [VendorPreset.liveKit.rawValue, VendorPreset.twilio.rawValue]
+        guard case .string(let preset)? = entry["preset"], roomPresets.contains(preset) else { return false }
+        return entry["roomsByRole"] == nil || entry["roomsByRole"] == .null
     }
 
     /// Whether `name` is a vendor name: `[a-z0-9][a-z0-9_-]{0,31}`, safe in a URL path, a key path and a metric

@@ -46,6 +46,13 @@ extension VendorParameter {
             throw reader.fail(member, "\(member) applies to \(allowedTypes[0]) parameters only, not \(type)")
         }
         let isRequired = try reader.bool("required") ?? false
+        // A rule that a caller escapes by leaving the parameter out is no rule: the template then signs without
+        // the value (a LiveKit or Twilio grant without a room is a grant for every room).
+        if reader.has("allowedByRole"), !isRequired {
+            let reason =
+                "only on a required parameter (a caller who leaves it out escapes the rule); add \"required\": true"
+            throw reader.fail("allowedByRole", reason)
+        }
         let kind: Kind
         switch type {
         case "string": kind = .string(try stringRules(reader))

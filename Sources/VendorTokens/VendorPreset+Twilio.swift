@@ -4,8 +4,9 @@ import StrictJSON
 extension VendorPreset {
     /// `twilio`: HS256, header `{"typ":"JWT","cty":"twilio-fpa;v=1"}`, `jti` = `<key sid>-<now>`, `iss` = the API
     /// key sid, `sub` = the account sid, `grants.identity` = the user id and, with the optional `room` parameter,
-    /// `grants.video.room`, as Twilio's helper libraries build an `AccessToken`. TTL default 3600 s, at most 24 h
-    /// (Twilio's limit).
+    /// `grants.video.room`, as Twilio's helper libraries build an `AccessToken`. `roomsByRole` limits rooms per
+    /// role and makes `room` required (a video grant without a room is a grant for every room). TTL default
+    /// 3600 s, at most 24 h (Twilio's limit).
     static func twilio(_ reader: MemberReader) throws(VendorTemplateError) -> TemplateSpec {
         let accountSid = try reader.requiredString("accountSid")
         try checkSid(accountSid, prefix: "AC", path: reader.child("accountSid"))
@@ -20,7 +21,13 @@ extension VendorPreset {
             TemplateSpec.HeaderMember(name: "cty", value: "twilio-fpa;v=1", path: "preset"),
         ]
         spec.jti = .keyAndTime
-        spec.parameters = ["room": ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,128}$"]]
+        var room: JSONObject = ["type": "string", "pattern": "^[A-Za-z0-9_-]{1,128}$"]
+        if let byRole = try reader.object("roomsByRole") {
+            _ = try VendorParameter.patternsByRole(byRole, path: reader.child("roomsByRole"))
+            room["required"] = true
+            room["allowedByRole"] = .object(byRole)
+        }
+        spec.parameters = ["room": .object(room)]
         try spec.readPresetKeys(reader, kidMember: "apiKeySid", secretMember: "apiKeySecret") {
             (kid, path) throws(VendorTemplateError) in try checkSid(kid, prefix: "SK", path: path)
         }

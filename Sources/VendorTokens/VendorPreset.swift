@@ -30,7 +30,7 @@ enum VendorPreset: String, CaseIterable {
             case .streamChat: ["apiKey", "apiSecret"] + rotation
             case .liveKit:
                 ["apiKey", "apiSecret", "serverURL", "roomJoin", "canPublish", "canSubscribe", "roomsByRole"] + rotation
-            case .twilio: ["accountSid", "apiKeySid", "apiKeySecret"] + rotation
+            case .twilio: ["accountSid", "apiKeySid", "apiKeySecret", "roomsByRole"] + rotation
             case .bloomreachCustomer: ["keyId", "secret", "emailCustomerId"] + rotation
             case .bloomreachStream: ["emailCustomerId"] + rotation
             case .moss: ["projectId", "projectKey", "authURL"]

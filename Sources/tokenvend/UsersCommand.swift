@@ -2,15 +2,15 @@ import ArgumentParser
 import Foundation
 import TokenService
 
-/// `tokenvend users add|list|disable|set-customer-id|verify-email|identities|unlink-identity`, on the same store
+/// `tokenvend users add|list|disable|set-customer-id|set-tenant|verify-email|identities|unlink-identity`, on the same store
 /// as running servers (SQLite or PostgreSQL, through the async store API).
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
         abstract: "Manage accounts in the database (safe while the server runs).",
         subcommands: [
-            AddUser.self, ListUsers.self, DisableUser.self, SetCustomerID.self, VerifyEmail.self, ListIdentities.self,
-            UnlinkIdentity.self,
+            AddUser.self, ListUsers.self, DisableUser.self, SetCustomerID.self, SetTenant.self, VerifyEmail.self,
+            ListIdentities.self, UnlinkIdentity.self,
         ]
     )
 
@@ -115,6 +115,26 @@ extension UsersCommand {
                 }
             }
             print("set \(key) for \(account)")
+        }
+    }
+
+    struct SetTenant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-tenant",
+            abstract: "Set or clear an account's tenant (its access tokens' tenantId from the next refresh on).")
+        @OptionGroup var options: ServerConfigurationOptions
+        @OptionGroup var target: AccountOption
+        @Option(help: "The tenant id (1 to 128 bytes).") var tenant: String?
+        @Flag(help: "Remove the account's tenant.") var clear = false
+
+        func validate() throws {
+            guard (tenant == nil) == clear else { throw ValidationError("Give exactly one of --tenant and --clear.") }
+        }
+
+        func run() async throws {
+            let (account, tenant) = (target.chosen, tenant)
+            try await UsersCommand.withAccounts(options) { try await $0.setTenant(account: account, tenantID: tenant) }
+            print(tenant.map { "set tenant \($0) for \(account)" } ?? "cleared the tenant of \(account)")
         }
     }
 

@@ -29,6 +29,27 @@ import Testing
         }
     }
 
+    @Test(
+        "sets, replaces and clears a tenant (the operator's only); an unknown id is not found",
+        arguments: Backend.allCases)
+    func tenant(backend: Backend) async throws {
+        try await backend.with { store in
+            let ada = try await Fixture.user(store)
+            #expect(ada.tenantID == nil)
+            try await store.users.setTenant(userID: ada.id, tenantID: "acme-corp")
+            #expect(try await store.users.find(byID: ada.id)?.tenantID == "acme-corp")
+            try await store.users.setTenant(userID: ada.id, tenantID: "é 😀 ' ; --")
+            #expect(try await store.users.find(byID: ada.id)?.tenantID == "é 😀 ' ; --")
+            try await store.users.setTenant(userID: ada.id, tenantID: nil)
+            let cleared = try #require(try await store.users.find(byID: ada.id))
+            #expect(cleared.tenantID == nil)
+            #expect(cleared == ada, "nothing else changed")
+            await #expect(throws: StoreError.notFound) {
+                try await store.users.setTenant(userID: "missing", tenantID: "t")
+            }
+        }
+    }
+
     @Test("replaces a password hash; an unknown id is not found", arguments: Backend.allCases)
     func passwordHash(backend: Backend) async throws {
         try await backend.with { store in

@@ -58,6 +58,14 @@ import Testing
             ),
             (#"{"Chat!": {"preset": "stream-chat", "apiKey": "k"}}"#, "vendors", "vendor name"),
             (#"{"chat": "stream-chat"}"#, "vendors.chat", "expected an object"),
+            (
+                #"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecret": "S", "roles": []}}"#,
+                "vendors.chat.roles", "at least one role"
+            ),
+            (
+                #"{"t": {"alg": "HS256", "keys": [{"kid": "k", "secret": "S"}], "claims": {"r": "{{param.room}}", "exp": "{{exp}}"}, "parameters": {"room": {"type": "string", "allowedByRole": {"user": "^a$"}}}}}"#,
+                "vendors.t.parameters.room.allowedByRole", "required"
+            ),
         ])
     func refused(json: String, key: String, phrase: String) throws {
         let json = json.replacingOccurrences(of: #""S""#, with: "\"\(Self.secret)\"")

@@ -27,7 +27,7 @@ struct RequestCase: Sendable, CustomTestStringConvertible {
              "kind": {"type": "string", "enum": ["audio", "video"]},
              "count": {"type": "integer", "minimum": 1, "maximum": 10},
              "muted": {"type": "boolean"},
-             "stage": {"type": "string", "allowedByRole": {"admin": "^.*$", "user": "^lobby-.*$"}},
+             "stage": {"type": "string"},
              "note": {"type": "string", "maxLength": 8}}
             """)
 
@@ -79,8 +79,6 @@ struct RequestCase: Sendable, CustomTestStringConvertible {
             .invalidParameter("muted", reason: "expected true or false")),
         RequestCase(
             "undeclared member", #"{"room": "a", "user_id": "u-bob"}"#, .undeclaredParameter("user_id", reason: nil)),
-        RequestCase(
-            "role pattern not matched", #"{"room": "a", "stage": "backstage"}"#, .notPermitted("stage")),
     ]
 
     @Test("refuses the body, and signs nothing", arguments: refusals)
@@ -114,20 +112,38 @@ struct RequestCase: Sendable, CustomTestStringConvertible {
         #expect(payload == #"{"exp":1700003600,"room":"a"}"#)
     }
 
-    @Test("allowedByRole lets each listed role have only what its pattern matches")
+    @Test("allowedByRole lets each listed role have only what its pattern matches, and nobody leaves it out")
     func allowedByRole() throws {
-        let template = try Fixture.template(Self.entry)
+        let template = try Fixture.template(
+            Entries.parameter(
+                #"{"type": "string", "required": true, "allowedByRole": {"admin": "^.*$", "user": "^lobby-.*$"}}"#,
+                name: "stage"))
         let admin = Fixture.caller(role: "admin")
         let guest = Fixture.caller(role: "guest")
-        #expect(throws: Never.self) {
-            try Fixture.issue(template, body: #"{"room": "a", "stage": "backstage"}"#, caller: admin)
-        }
-        #expect(throws: Never.self) { try Fixture.issue(template, body: #"{"room": "a", "stage": "lobby-1"}"#) }
+        #expect(throws: Never.self) { try Fixture.issue(template, body: #"{"stage": "backstage"}"#, caller: admin) }
+        #expect(throws: Never.self) { try Fixture.issue(template, body: #"{"stage": "lobby-1"}"#) }
+        #expect(try Fixture.requestError(template, body: #"{"stage": "backstage"}"#) == .notPermitted("stage"))
         #expect(
-            try Fixture.requestError(template, body: #"{"room": "a", "stage": "lobby-1"}"#, caller: guest)
-                == .notPermitted("stage"))
-        // A role that is not listed may still omit the parameter.
-        #expect(throws: Never.self) { try Fixture.issue(template, body: #"{"room": "a"}"#, caller: guest) }
+            try Fixture.requestError(template, body: #"{"stage": "lobby-1"}"#, caller: guest) == .notPermitted("stage"))
+        // The rule's parameter is required, so no role escapes it by leaving the parameter out.
+        #expect(try Fixture.requestError(template, body: "{}", caller: guest) == .missingParameter("stage"))
+    }
+
+    @Test("Twilio's roomsByRole limits room per role and makes room required; without it room stays optional")
+    func twilioRoomsByRole() throws {
+        let sids = #""accountSid": "\#(Fixture.accountSid)", "apiKeySid": "\#(Fixture.apiKeySid)""#
+        let limited = try Fixture.template(
+            #"{"preset": "twilio", \#(sids), "apiKeySecret": "\#(Fixture.secret32)", "#
+                + #""roomsByRole": {"user": "^lobby-[0-9]+$"}}"#)
+        #expect(throws: Never.self) { try Fixture.issue(limited, body: #"{"room": "lobby-7"}"#) }
+        #expect(try Fixture.requestError(limited, body: #"{"room": "board"}"#) == .notPermitted("room"))
+        #expect(try Fixture.requestError(limited, body: "{}") == .missingParameter("room"))
+        #expect(
+            try Fixture.requestError(limited, body: #"{"room": "lobby-7"}"#, caller: Fixture.caller(role: "admin"))
+                == .notPermitted("room"))
+        let open = try Fixture.template(
+            #"{"preset": "twilio", \#(sids), "apiKeySecret": "\#(Fixture.secret32)"}"#)
+        #expect(throws: Never.self) { try Fixture.issue(open, body: "{}") }
     }
 
     @Test("LiveKit refuses participant_identity with its reason: the identity is the signed-in user")

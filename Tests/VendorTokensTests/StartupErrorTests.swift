@@ -199,8 +199,17 @@ enum Entries {
             path: "parameters.p.pattern", "invalid regular expression"),
         StartupCase(
             "invalid regex in allowedByRole",
-            Entries.parameter(#"{"type": "string", "allowedByRole": {"admin": "(", "user": "^a$"}}"#),
+            Entries.parameter(
+                #"{"type": "string", "required": true, "allowedByRole": {"admin": "(", "user": "^a$"}}"#),
             path: "parameters.p.allowedByRole.admin", "invalid regular expression"),
+        StartupCase(
+            "allowedByRole on an optional parameter (a caller who leaves it out escapes the rule)",
+            Entries.parameter(#"{"type": "string", "allowedByRole": {"user": "^a$"}}"#),
+            path: "parameters.p.allowedByRole", "only on a required parameter"),
+        StartupCase(
+            "allowedByRole on a parameter with required false",
+            Entries.parameter(#"{"type": "string", "required": false, "allowedByRole": {"user": "^a$"}}"#),
+            path: "parameters.p.allowedByRole", "only on a required parameter"),
         StartupCase(
             "enum of wrong type", Entries.parameter(#"{"type": "string", "enum": ["a", 2]}"#),
             path: "parameters.p.enum[1]", "expected a string"),
@@ -273,6 +282,27 @@ enum Entries {
             path: "keys[0].kid", "Twilio sid"),
         StartupCase(
             "twilio without accountSid", #"{"preset": "twilio"}"#, path: "accountSid", "missing"),
+        StartupCase(
+            "twilio with an invalid roomsByRole pattern",
+            #"{"preset": "twilio", \#(Entries.twilioSids), "roomsByRole": {"user": "[a-"}}"#,
+            path: "roomsByRole.user", "invalid regular expression"),
+        // Access: roles and requireVerifiedEmail, on templates and presets alike.
+        StartupCase(
+            "an empty roles list", Entries.template(extra: #""roles": []"#), path: "roles", "at least one role"),
+        StartupCase(
+            "an empty roles list next to a preset", #"{"preset": "stream-chat", "apiKey": "k", "roles": []}"#,
+            path: "roles", "at least one role"),
+        StartupCase(
+            "roles as a string", Entries.template(extra: #""roles": "admin""#), path: "roles", "expected an array"),
+        StartupCase(
+            "a role that is not a string", Entries.template(extra: #""roles": ["admin", 7]"#), path: "roles[1]",
+            "expected a role string"),
+        StartupCase(
+            "an empty role", Entries.template(extra: #""roles": ["admin", ""]"#), path: "roles[1]", "must not be empty"),
+        StartupCase(
+            "requireVerifiedEmail as a string",
+            #"{"preset": "moss", "projectId": "p", "projectKey": "k", "requireVerifiedEmail": "yes"}"#,
+            path: "requireVerifiedEmail", "expected true or false"),
         StartupCase("moss without projectKey", #"{"preset": "moss", "projectId": "p"}"#, path: "projectKey", "missing"),
         StartupCase(
             "moss with an http authURL",

@@ -36,6 +36,8 @@ public struct AccountAdministration: Sendable {
         case emailTaken
         case notFound
         case invalidCustomerID
+        /// A tenant id that is empty or over 128 bytes (`users add --tenant`, `users set-tenant`).
+        case invalidTenant
         /// The account has no such identity (`users unlink-identity`).
         case identityNotFound
         case store(String)
@@ -48,6 +50,7 @@ public struct AccountAdministration: Sendable {
             case .emailTaken: "an account with this email exists"
             case .notFound: "no account with this email or user id"
             case .invalidCustomerID: "customer id keys and values must be 1 to 256 bytes"
+            case .invalidTenant: "a tenant id must be 1 to 128 bytes"
             case .identityNotFound: "the account has no identity with this provider and subject"
             case .store(let reason): "database: \(reason)"
             }
@@ -92,6 +95,7 @@ public struct AccountAdministration: Sendable {
         async throws(Failure) -> Account
     {
         guard let email = EmailAddress(rawEmail) else { throw .invalidEmail }
+        if let tenantID { try Self.checkTenant(tenantID) }
         let password: PasswordHash.Password
         switch policy.newPassword(rawPassword) {
         case .success(let accepted): password = accepted
@@ -167,6 +171,28 @@ public struct AccountAdministration: Sendable {
     public func setCustomerID(email: String, key: String, value: String) async throws(Failure) {
         guard email.contains("@") else { throw .invalidEmail }
         try await setCustomerID(account: email, key: key, value: value)
+    }
+
+    /// Sets the tenant of an account, or clears it with `nil`: the `tenantId` of its next access tokens (and
+    /// `{{user.tenantId}}` in vendor tokens). Tokens already issued keep the old tenant until they expire
+    /// (`accessToken.ttlSeconds`); the next refresh carries the new one.
+    /// - Parameter account: as in `disable(account:)`.
+    /// - Throws: `.invalidTenant` (empty or over 128 bytes), `.invalidEmail`, `.notFound`, `.store`.
+    public func setTenant(account: String, tenantID: String?) async throws(Failure) {
+        if let tenantID { try Self.checkTenant(tenantID) }
+        let user = try await find(account)
+        do {
+            try await users.setTenant(userID: user.id, tenantID: tenantID)
+        } catch .notFound {
+            throw .notFound
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+
+    /// A tenant id is 1 to 128 bytes (what registration accepted before tenants became the operator's).
+    static func checkTenant(_ tenantID: String) throws(Failure) {
+        guard (1...128).contains(tenantID.utf8.count) else { throw .invalidTenant }
     }
 
     /// Marks an account's email as verified (the operator vouches for it), e.g. for accounts that existed

@@ -6,6 +6,9 @@ import Store
 
 extension AuthService {
     /// `POST /auth/register`: `{"email", "password", "tenantId"?}` → 201 `{"user"}`.
+    ///
+    /// `tenantId` may only be absent or `null`: a tenant is signed into every access token and vendor token, so
+    /// only the operator (`tokenvend users add --tenant`, `users set-tenant`) sets one, never the caller.
     func register(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         guard limits.registrationEnabled else { throw ServiceError.registrationClosed }
         try await limitAddress(request)
@@ -14,9 +17,8 @@ extension AuthService {
             throw ServiceError.invalidRequest("The email address is not valid.")
         }
         let rawPassword = body.password
-        let tenantID = body.tenantId
-        if let tenantID, tenantID.isEmpty || tenantID.utf8.count > 128 {
-            throw ServiceError.invalidRequest("tenantId must be 1 to 128 bytes.")
+        guard body.tenantId == nil else {
+            throw ServiceError.invalidRequest("tenantId is set by the operator, not at registration; leave it out.")
         }
         let password: Password
         switch policy.newPassword(rawPassword) {
@@ -32,7 +34,7 @@ extension AuthService {
         let hash = try await hashed { () throws(PasswordHashError) -> String in try hasher.get().hash(password) }
         let user: Store.User
         do {
-            user = try await users.create(email: email.value, passwordHash: hash, role: "user", tenantID: tenantID)
+            user = try await users.create(email: email.value, passwordHash: hash, role: "user", tenantID: nil)
         } catch .emailTaken {
             throw ServiceError.emailTaken
         } catch {

@@ -4,7 +4,8 @@ import Logging
 import Store
 
 extension AuthService {
-    /// `GET /auth/me` → `{"sub", "email", "role", "tenantId"}` from the verified token.
+    /// `GET /auth/me` → `{"sub", "email"?, "role", "tenantId"}` from the verified token, with no store read but
+    /// the session check: `email` only when the token asserts it, i.e. when it is verified.
     ///
     /// Runs inline on the event loop when the store has the session's liveness at hand (SQLite always; PostgreSQL
     /// from its status cache), else checks the session in a `Task`.

@@ -2,10 +2,12 @@
 struct Caller: Sendable {
     let userID: String
     let sessionID: String
-    /// Nil for an account without an email.
+    /// The verified email; nil for an account without one, or whose email is not verified.
     let email: String?
     let role: String
     let tenantID: String?
+    /// Whether the caller's email is verified (`vendors.<name>.requireVerifiedEmail`).
+    var isEmailVerified: Bool { email != nil }
     /// Whether the token came from the access cookie (cookie mode) rather than `Authorization`.
     let viaCookie: Bool
 }

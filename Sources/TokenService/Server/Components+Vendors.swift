@@ -12,8 +12,10 @@ extension Components {
         var vendors: [String: Vendor] = [:]
         for vendor in settings {
             let entry: VendorEntry
+            let access: VendorAccess
             do {
                 entry = try VendorConfiguration.parse(name: vendor.name, entry: vendor.entry)
+                access = try VendorAccess(entry: vendor.entry)
             } catch {
                 throw ConfigurationValueCheck.configurationError(error, entryKey: "vendors.\(vendor.name)", source: "")
             }
@@ -40,7 +42,14 @@ extension Components {
                         upstream: MossHTTPUpstream(configuration: configuration), refreshAhead: .seconds(120),
                         logger: logger))
             }
-            vendors[vendor.name] = Vendor(source: source, issued: metrics.vendedTokens(vendor: vendor.name))
+            if VendorConfiguration.opensEveryRoom(vendor.entry) {
+                let warning =
+                    "vendor without roomsByRole: any signed-in user may join, publish and subscribe in any room "
+                    + "through POST /vend/\(vendor.name); set roomsByRole (and roles) to limit it"
+                logger.warning("\(warning)", metadata: ["vendor": "\(vendor.name)"])
+            }
+            vendors[vendor.name] = Vendor(
+                source: source, access: access, issued: metrics.vendedTokens(vendor: vendor.name))
         }
         return vendors
     }

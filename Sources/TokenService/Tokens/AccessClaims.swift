@@ -6,7 +6,9 @@ struct AccessClaims: JWTPayload, Equatable {
     let subject: String
     let sessionID: String
     let tokenID: String
-    /// Absent for an account without an email (the issuer omits the claim).
+    /// The verified email: `email` when the token also says `email_verified: true`, else nil (the issuer
+    /// omits both for an account without a verified email; a token from before issue 30 may carry an unverified
+    /// `email` alone, which is ignored).
     let email: String?
     let role: String
     let tenantID: String?
@@ -23,7 +25,7 @@ struct AccessClaims: JWTPayload, Equatable {
         let email: String?
         switch claims["email"] {
         case nil: email = nil
-        case .string(let address)?: email = address
+        case .string(let address)?: email = claims["email_verified"] == .bool(true) ? address : nil
         default: throw .invalidClaim("email")
         }
         guard let role = claims.string("role") else { throw .missingClaim("role") }

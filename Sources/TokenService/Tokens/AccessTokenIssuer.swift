@@ -4,8 +4,9 @@ import Store
 import StrictJSON
 
 /// Signs and verifies access tokens: a JWS signed with the current key of the ring (HS512, ES256 or EdDSA),
-/// header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`, `sub`, `sid`, `iat`, `exp`, `jti`, `email`
-/// (omitted when the account has none), `role`, `tenantId` (API.md "Access tokens").
+/// header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`, `sub`, `sid`, `iat`, `exp`, `jti`, `email` and
+/// `email_verified: true` (both omitted unless the account's email is verified), `role`, `tenantId` (API.md
+/// "Access tokens").
 ///
 /// Verification fixes the algorithm by the key (the header must match exactly), rejects an unknown or missing
 /// `kid`, requires `exp` and `iat`, honours `nbf`, checks `iss`, `aud` and `typ`, all with the configured leeway,
@@ -51,9 +52,13 @@ struct AccessTokenIssuer: Sendable {
             "exp": .integer(issuedAt + lifetime),
             "jti": .string(UUID().uuidString.lowercased()),
         ]
-        // No claim at all for an account without an email (made from an identity), rather than `null`; the
-        // others keep their order after it.
-        if let email = user.email { claims["email"] = .string(email) }
+        // The email only when it is verified (the operator or an identity provider vouched for it):
+        // relying parties and vendor templates read `email` as the user's address, so a self-registered, never
+        // verified one is not asserted. No claim at all rather than `null`; the others keep their order after it.
+        if let email = user.email, user.isEmailVerified {
+            claims["email"] = .string(email)
+            claims["email_verified"] = .bool(true)
+        }
         claims["role"] = .string(user.role)
         claims["tenantId"] = user.tenantID.map(JSONValue.string) ?? .null
         return (try signer.sign(claims), Int(lifetime), issuedAt + lifetime)

@@ -26,16 +26,18 @@ struct TokenVending: Sendable {
 
     /// `POST /vend/{vendor}` with a JSON object of the vendor's declared parameters (or no body).
     ///
-    /// The caller is authenticated first, so an unknown vendor is 404 only to a signed-in caller.
+    /// The caller is authenticated first, so an unknown vendor is 404 only to a signed-in caller; then a caller
+    /// outside the vendor's `roles` or without a verified email where `requireVerifiedEmail` is set gets 403
+    /// `insufficient_scope` before the body is read.
     func vend(_ request: HTTPRequest, _ context: RequestContext) throws -> HandlerResult {
         guard let vendor = vendors[request.parameters["vendor"] ?? ""] else {
             return try whenAuthenticated(request, context) { _ in throw ServiceError.notFound }
         }
         switch vendor.source {
         case .signed(let template):
-            return try issue(template, request, context, kind: .vendor, counter: vendor.issued)
+            return try issue(template, request, context, kind: .vendor, counter: vendor.issued, access: vendor.access)
         case .moss(let cache):
-            return try mossToken(cache, request, context, counter: vendor.issued)
+            return try mossToken(cache, request, context, counter: vendor.issued, access: vendor.access)
         }
     }
 
@@ -50,12 +52,12 @@ struct TokenVending: Sendable {
                 throw ServiceError.unavailable("Stream tokens are not configured.", retryAfter: 3600)
             }
         }
-        return try issue(stream, request, context, kind: .stream, counter: nil)
+        return try issue(stream, request, context, kind: .stream, counter: nil, access: .everyone)
     }
 
     /// `GET /moss-token` → `{"token", "expiresIn", "expiresAt"}` from the shared project-token cache.
     func mossToken(_ request: HTTPRequest, _ context: RequestContext) throws -> HandlerResult {
-        try mossToken(moss, request, context, counter: nil)
+        try mossToken(moss, request, context, counter: nil, access: .everyone)
     }
 
     // MARK: - Signed templates
@@ -63,40 +65,43 @@ struct TokenVending: Sendable {
     /// Authenticates (with the customer ids when the template uses them), then checks the body and signs.
     private func issue(
         _ template: VendorTemplate, _ request: HTTPRequest, _ context: RequestContext, kind: IssuedTokenKind,
-        counter: ServiceCounter?
+        counter: ServiceCounter?, access: VendorAccess
     ) throws -> HandlerResult {
         let now = now()
         guard template.needsCustomerIDs else {
             switch try authenticator.authenticateImmediately(request, now: now) {
             case .value(let caller):
-                return .response(try sign(template, request, context, caller, [:], now, kind, counter))
+                return .response(try sign(template, request, context, caller, [:], now, kind, counter, access))
             case .mustWait:
                 let authenticator = self.authenticator
                 return .async {
                     let caller = try await authenticator.authenticate(request, now: now)
-                    return try sign(template, request, context, caller, [:], now, kind, counter)
+                    return try sign(template, request, context, caller, [:], now, kind, counter, access)
                 }
             }
         }
         let email = template.emailAsRegisteredCustomerID
         switch try authenticator.authenticateWithCustomerIDsImmediately(request, now: now, emailAsRegistered: email) {
         case .value(let read):
-            return .response(try sign(template, request, context, read.caller, read.customerIDs, now, kind, counter))
+            return .response(
+                try sign(template, request, context, read.caller, read.customerIDs, now, kind, counter, access))
         case .mustWait:
             let authenticator = self.authenticator
             return .async {
                 let read = try await authenticator.authenticateWithCustomerIDs(
                     request, now: now, emailAsRegistered: email)
-                return try sign(template, request, context, read.caller, read.customerIDs, now, kind, counter)
+                return try sign(template, request, context, read.caller, read.customerIDs, now, kind, counter, access)
             }
         }
     }
 
     private func sign(
         _ template: VendorTemplate, _ request: HTTPRequest, _ context: RequestContext, _ caller: Caller,
-        _ customerIDs: [String: String], _ now: Date, _ kind: IssuedTokenKind, _ counter: ServiceCounter?
+        _ customerIDs: [String: String], _ now: Date, _ kind: IssuedTokenKind, _ counter: ServiceCounter?,
+        _ access: VendorAccess
     ) throws -> HTTPResponse {
         context.accessLogMetadata["user.id"] = .string(caller.userID)
+        try Self.check(access, caller)
         let body = try JSONRequestBody.object(request)
         let vendorCaller = VendorCaller(
             userID: caller.userID, sessionID: caller.sessionID, email: caller.email, role: caller.role,
@@ -125,9 +130,11 @@ struct TokenVending: Sendable {
     /// or a token past its refresh point) waits for Moss in a task.
     /// The session check, like `me`, runs inline when the store has the session at hand, else in the task.
     private func mossToken(
-        _ moss: MossTokenCache?, _ request: HTTPRequest, _ context: RequestContext, counter: ServiceCounter?
+        _ moss: MossTokenCache?, _ request: HTTPRequest, _ context: RequestContext, counter: ServiceCounter?,
+        access: VendorAccess
     ) throws -> HandlerResult {
-        try whenAuthenticated(request, context) { _ in
+        try whenAuthenticated(request, context) { caller in
+            try Self.check(access, caller)
             guard let moss else { throw MossError.notConfigured }
             if let cached = moss.cachedToken() { return .response(mossResponse(cached, counter)) }
             return .async { try await mossResponse(moss.token(), counter) }
@@ -143,6 +150,15 @@ struct TokenVending: Sendable {
     }
 
     // MARK: - Authentication
+
+    /// 403 `insufficient_scope` for a caller outside the vendor's `roles`, or without a verified email where
+    /// `requireVerifiedEmail` is set. The role and the email state are the access token's (a role change takes
+    /// effect at the next refresh).
+    private static func check(_ access: VendorAccess, _ caller: Caller) throws(ServiceError) {
+        guard access.permits(role: caller.role, emailVerified: caller.isEmailVerified) else {
+            throw .insufficientScope
+        }
+    }
 
     /// Runs `body` for the authenticated caller: inline when the session is at hand, else in a task.
     private func whenAuthenticated(

@@ -10,5 +10,7 @@ struct Vendor: Sendable {
     }
 
     let source: Source
+    /// `roles` and `requireVerifiedEmail`: who may vend, beyond being signed in.
+    let access: VendorAccess
     let issued: ServiceCounter
 }

@@ -29,7 +29,8 @@ extension RefreshRequest {
 }
 
 extension RegisterRequest {
-    /// The body of `POST /auth/register`: `{"email", "password", "tenantId"?}`; `tenantId` may be `null`.
+    /// The body of `POST /auth/register`: `{"email", "password", "tenantId"?}`; `tenantId` may be `null` (the
+    /// handler refuses any other value: tenants are the operator's).
     /// - Throws: `ServiceError.unsupportedMediaType`, or `.invalidRequest` naming the broken rule.
     ///
     /// The email is checked before the other members are read, so a body with several faults names the email

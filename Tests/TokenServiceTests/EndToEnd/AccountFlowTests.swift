@@ -15,7 +15,8 @@ struct AccountFlowTests {
             let me = try await server.request("GET", "/auth/me", headers: login.bearer)
             #expect(me.status == 200)
             let profile = try me.object()
-            #expect(profile["email"] as? String == "ada@example.com")
+            // A self-registered email is not verified: /auth/me, like the access token, does not assert it.
+            #expect(profile["email"] == nil)
             #expect(profile["sub"] as? String == login.userID)
             #expect(profile["role"] as? String == "user")
             #expect(profile.keys.contains("tenantId"))
@@ -44,6 +45,46 @@ struct AccountFlowTests {
             #expect(refreshAfter.status == 401)
             #expect(refreshAfter.errorCode == "invalid_grant")
         }
+    }
+
+    @Test("registration refuses a tenantId (400, nothing created) and takes null; only the operator sets a tenant")
+    func tenantIsTheOperators() async throws {
+        try await withTestServer(mode: .router) { server in
+            for tenant in [#""acme-corp""#, #""""#, "3"] {
+                let refused = try await server.request(
+                    "POST", "/auth/register",
+                    json: #"{"email":"mallory@example.com","password":"long enough 1","tenantId":\#(tenant)}"#)
+                #expect(refused.status == 400, "\(tenant)")
+                #expect(refused.errorCode == "invalid_request")
+            }
+            let created = try await server.request(
+                "POST", "/auth/register",
+                json: #"{"email":"mallory@example.com","password":"\#(TestServer.password)","tenantId":null}"#)
+            #expect(created.status == 201, "the first registration of this email: nothing was created before")
+            let user = try #require(try created.object()["user"] as? [String: Any])
+            #expect(user["tenantId"] is NSNull)
+            let login = try await server.logIn(email: "mallory@example.com")
+            #expect(try Self.claims(login.accessToken)["tenantId"] is NSNull)
+
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            try await accounts.setTenant(account: "mallory@example.com", tenantID: "acme-corp")
+            accounts.close()
+            let refreshed = try await server.request(
+                "POST", "/auth/refresh", headers: ["X-Auth-Strategy": "bearer"],
+                json: #"{"refreshToken":"\#(login.refreshToken)"}"#)
+            let access = try #require(try refreshed.object()["accessToken"] as? String)
+            #expect(try Self.claims(access)["tenantId"] as? String == "acme-corp")
+            let me = try await server.request("GET", "/auth/me", headers: ["Authorization": "Bearer \(access)"])
+            #expect(try me.object()["tenantId"] as? String == "acme-corp")
+        }
+    }
+
+    static func claims(_ token: String) throws -> [String: Any] {
+        var part = String(token.split(separator: ".")[1])
+        part = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while part.count % 4 != 0 { part += "=" }
+        let data = try #require(Data(base64Encoded: part))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
     @Test("emails are unique after NFKC, lowercasing and trimming")
@@ -115,7 +156,12 @@ struct AccountFlowTests {
     func sqlMetacharacters() async throws {
         try await withTestServer(mode: .router) { server in
             let email = "o'brien\\\\\\\";--drop@example.com"
-            let login = try await server.signUp(email: email)
+            _ = try await server.signUp(email: email)
+            // Verified, so the access token (and /auth/me) carries the email as stored.
+            let accounts = try await AccountAdministration.open(configuration: server.configuration)
+            try await accounts.verifyEmail(email: "o'brien\\\";--drop@example.com")
+            accounts.close()
+            let login = try await server.logIn(email: email)
             let me = try await server.request("GET", "/auth/me", headers: login.bearer)
             #expect(try me.object()["email"] as? String == "o'brien\\\";--drop@example.com")
             let other = try await server.request(

@@ -154,12 +154,34 @@ struct PasswordlessAccountTests {
         #expect(claims["sub"] as? String == "u-anon" && claims["role"] as? String == "user")
         let verified = try issuer.verify(token, now: now)
         #expect(verified.email == nil && verified.subject == "u-anon")
-        // With an email, the claim is there as before.
+        // An unverified email is not asserted either (issue 30); a verified one is, with email_verified.
         var withEmail = user
         withEmail.email = "ada@example.com"
+        let unverified = try issuer.issue(for: withEmail, sessionID: "s-1", now: now).token
+        #expect(try Self.payload(unverified)["email"] == nil && Self.payload(unverified)["email_verified"] == nil)
+        #expect(try issuer.verify(unverified, now: now).email == nil)
+        withEmail.emailVerifiedAt = now
         let other = try issuer.issue(for: withEmail, sessionID: "s-1", now: now).token
-        #expect(try Self.payload(other)["email"] as? String == "ada@example.com")
+        let otherClaims = try Self.payload(other)
+        #expect(otherClaims["email"] as? String == "ada@example.com" && otherClaims["email_verified"] as? Bool == true)
         #expect(try issuer.verify(other, now: now).email == "ada@example.com")
+    }
+
+    @Test("an access token with email but without email_verified true (issued before issue 30) asserts no email")
+    func emailWithoutVerifiedFlag() throws {
+        let keys = try JWTKeySet(
+            keys: [try HMACKey(kid: "k1", algorithm: .hs512, secret: Self.secret)], signingKID: "k1")
+        let now = Int64(Date().timeIntervalSince1970)
+        for flag: JSONValue? in [nil, .bool(false), .string("true"), .null] {
+            var claims: JWTClaims = [
+                "iss": "tokenvend", "aud": "tokenvend", "sub": "u-1", "sid": "s-1", "iat": .integer(now),
+                "exp": .integer(now + 900), "jti": "j", "email": "ada@example.com", "role": "user",
+                "tenantId": .null,
+            ]
+            if let flag { claims["email_verified"] = flag }
+            let token = try keys.signer(header: .standard(type: "at+jwt")).sign(claims)
+            #expect(try issuer().verify(token, now: Date()).email == nil, "\(String(describing: flag))")
+        }
     }
 
     @Test("an access token whose email claim is not a string is refused")

@@ -94,6 +94,10 @@ struct FaultyUsers: UserStoring {
     func updatePasswordHash(userID: String, hash: String) async throws(StoreError) {
         try await inner.updatePasswordHash(userID: userID, hash: hash)
     }
+    func setTenant(userID: String, tenantID: String?) async throws(StoreError) {
+        try check()
+        try await inner.setTenant(userID: userID, tenantID: tenantID)
+    }
 }
 
 struct FaultySessions: SessionStoring {
