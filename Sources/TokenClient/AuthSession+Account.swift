@@ -7,13 +7,14 @@ import Foundation
 
 /// Account endpoints: registration, logout, profile and session management.
 extension AuthSession {
-    /// Creates an account (`POST /auth/register`). Does not sign in.
+    /// Creates an account (`POST /auth/register`). Does not sign in. The account has no tenant: only the operator
+    /// assigns one (`tokenvend users set-tenant`), so the client offers none to send.
     /// - Returns: the new user.
     /// - Throws: ``TokenClientError/server(status:body:)`` (409 `email_taken`, 400 `invalid_request`,
     ///   403 `registration_closed`), ``TokenClientError/transport(_:)``.
     @discardableResult
-    public func register(email: String, password: String, tenantId: String? = nil) async throws -> User {
-        let body = RegisterRequest(email: email, password: password, tenantId: tenantId)
+    public func register(email: String, password: String) async throws -> User {
+        let body = RegisterRequest(email: email, password: password)
         let (data, response) = try await WireCoding.exchange(
             transport, makeRequest("POST", "auth/register", body: body))
         return try WireCoding.decodeSuccess(RegisterResponse.self, data: data, response: response).user
