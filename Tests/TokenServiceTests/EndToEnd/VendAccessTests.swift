@@ -8,18 +8,19 @@ import TokenServiceTesting
 /// Twilio vendor without `roomsByRole` is reported at startup.
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
 struct VendAccessTests {
-    static let secret = "access-secret-access-secret-access-00001"
+    /// Each vendor's own secret: startup refuses one key shared by two vendors.
+    static func secret(_ vendor: String) -> String { "vend-access-secret-\(vendor)-0123456789abcdef" }
 
     static var vendors: String {
         #"""
-        {"staff": {"preset": "stream-chat", "apiKey": "staff-key", "apiSecret": "\#(secret)", "roles": ["admin"]},
-         "verified": {"preset": "stream-chat", "apiKey": "verified-key", "apiSecret": "\#(secret)",
+        {"staff": {"preset": "stream-chat", "apiKey": "staff-key", "apiSecret": "\#(secret("staff"))", "roles": ["admin"]},
+         "verified": {"preset": "stream-chat", "apiKey": "verified-key", "apiSecret": "\#(secret("verified"))",
                       "requireVerifiedEmail": true},
          "project": {"preset": "moss", "projectId": "p", "projectKey": "k", "roles": ["admin"]},
-         "mail": {"alg": "HS256", "keys": [{"kid": "m1", "secret": "\#(secret)"}],
+         "mail": {"alg": "HS256", "keys": [{"kid": "m1", "secret": "\#(secret("mail"))"}],
                   "claims": {"sub": "{{user.id}}", "email": "{{user.email}}", "exp": "{{exp}}"}},
-         "open-video": {"preset": "livekit", "apiKey": "lk", "apiSecret": "\#(secret)", "serverURL": "wss://lk.example"},
-         "lobby-video": {"preset": "livekit", "apiKey": "lk", "apiSecret": "\#(secret)", "serverURL": "wss://lk.example",
+         "open-video": {"preset": "livekit", "apiKey": "lk", "apiSecret": "\#(secret("open-video"))", "serverURL": "wss://lk.example"},
+         "lobby-video": {"preset": "livekit", "apiKey": "lk", "apiSecret": "\#(secret("lobby-video"))", "serverURL": "wss://lk.example",
                          "roomsByRole": {"user": "^lobby$"}}}
         """#
     }
@@ -92,7 +93,7 @@ struct VendAccessTests {
             #expect(try me.object()["email"] == nil)
             let vended = try await server.request("POST", "/vend/mail", headers: user.bearer)
             let token = try #require(try vended.object()["token"] as? String)
-            let vendedClaims = try IndependentJWS.verifyHS256(token, secret: Self.secret).payload
+            let vendedClaims = try IndependentJWS.verifyHS256(token, secret: Self.secret("mail")).payload
             #expect(vendedClaims["sub"] as? String == user.userID && vendedClaims["email"] == nil)
 
             let accounts = try await AccountAdministration.open(configuration: server.configuration)
@@ -112,7 +113,7 @@ struct VendAccessTests {
             let mail = try await server.request("POST", "/vend/mail", headers: bearer)
             let mailToken = try #require(try mail.object()["token"] as? String)
             #expect(
-                try IndependentJWS.verifyHS256(mailToken, secret: Self.secret).payload["email"] as? String
+                try IndependentJWS.verifyHS256(mailToken, secret: Self.secret("mail")).payload["email"] as? String
                     == "unverified@example.com")
         }
     }
