@@ -66,8 +66,8 @@ public struct PostgresIdentityStore: IdentityStoring {
     }
 
     public func createUser(
-        id: String, email: String?, emailVerifiedAt: Date?, role: String, provider: String, subject: String,
-        now: Date
+        id: String, email: String?, emailVerifiedAt: Date?, role: String, tenantID: String?, provider: String,
+        subject: String, now: Date
     ) async throws(StoreError) -> (user: User, created: Bool) {
         let time = context.time(now)
         // No email, nothing verified.
@@ -84,7 +84,7 @@ public struct PostgresIdentityStore: IdentityStoring {
                 t AS (SELECT \(PostgresContext.now(7)) AS now),
                 u AS (
                     INSERT INTO users (\(PostgresUserStore.columns))
-                    SELECT $3, $4, NULL, $5, NULL, NULL, t.now, $6::bigint, $8 FROM t
+                    SELECT $3, $4, NULL, $5, $9, NULL, t.now, $6::bigint, $8 FROM t
                     WHERE NOT EXISTS (SELECT 1 FROM existing)
                     RETURNING id),
                 i AS (
@@ -95,7 +95,7 @@ public struct PostgresIdentityStore: IdentityStoring {
                 """,
                 [
                     provider, subject, id, email, role, verified, time,
-                    verified == nil ? nil : EmailVerificationSource.provider(provider).storedValue,
+                    verified == nil ? nil : EmailVerificationSource.provider(provider).storedValue, tenantID,
                 ]),
             PostgresStatement(
                 "identities.createRead",

@@ -35,12 +35,13 @@ public struct IdentityStore: IdentityStoring {
     }
 
     public func createUser(
-        id: String, email: String?, emailVerifiedAt: Date?, role: String, provider: String, subject: String,
-        now: Date
+        id: String, email: String?, emailVerifiedAt: Date?, role: String, tenantID: String?, provider: String,
+        subject: String, now: Date
     ) async throws(StoreError) -> (user: User, created: Bool) {
         let createdAt = Date(storeMilliseconds: now.storeMilliseconds)
         let user = User(
-            id: id, email: email, passwordHash: nil, role: role, tenantID: nil, disabledAt: nil, createdAt: createdAt,
+            id: id, email: email, passwordHash: nil, role: role, tenantID: tenantID, disabledAt: nil,
+            createdAt: createdAt,
             emailVerifiedAt: email == nil ? nil : emailVerifiedAt.map { Date(storeMilliseconds: $0.storeMilliseconds) },
             emailVerifiedBy: .provider(provider))
         let identity = Identity(provider: provider, subject: subject, userID: id, email: email, createdAt: createdAt)

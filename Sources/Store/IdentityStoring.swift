@@ -27,12 +27,14 @@ public protocol IdentityStoring: Sendable {
     ///   - email: the user's (normalised, verified) email, also stored on the identity; nil for none.
     ///   - emailVerifiedAt: when the provider vouched for the email, or nil; the source recorded is
     ///     `EmailVerificationSource.provider(provider)`.
+    ///   - tenantID: the new user's tenant (the provider's configured `tenant`), or nil; a user answered with
+    ///     `created: false` keeps its own.
     /// - Returns: the user, and whether this call created it.
     /// - Throws: `.emailTaken` when the email belongs to another user, `.constraint(.primaryKey)` for a
     ///   duplicate user id, `.unavailable`.
     func createUser(
-        id: String, email: String?, emailVerifiedAt: Date?, role: String, provider: String, subject: String,
-        now: Date
+        id: String, email: String?, emailVerifiedAt: Date?, role: String, tenantID: String?, provider: String,
+        subject: String, now: Date
     ) async throws(StoreError) -> (user: User, created: Bool)
 
     /// The user's identities, by creation time then provider and subject.
@@ -82,6 +84,16 @@ public protocol IdentityStoring: Sendable {
 }
 
 extension IdentityStoring {
+    /// `createUser` for a user without a tenant.
+    public func createUser(
+        id: String, email: String?, emailVerifiedAt: Date?, role: String, provider: String, subject: String,
+        now: Date
+    ) async throws(StoreError) -> (user: User, created: Bool) {
+        try await createUser(
+            id: id, email: email, emailVerifiedAt: emailVerifiedAt, role: role, tenantID: nil, provider: provider,
+            subject: subject, now: now)
+    }
+
     /// `createUser` with the usual defaults: a new lowercase UUID, role `user`, now.
     public func createUser(
         email: String?, emailVerifiedAt: Date?, provider: String, subject: String

@@ -37,6 +37,29 @@ import Testing
         }
     }
 
+    @Test(
+        "createUser stores the tenant given, none by default; a linked identity's user keeps its own",
+        arguments: Backend.allCases)
+    func createWithTenant(backend: Backend) async throws {
+        try await backend.with { store in
+            let (user, created) = try await store.identities.createUser(
+                id: "u-t", email: "t@example.com", emailVerifiedAt: Fixture.at(1), role: "user", tenantID: "acme",
+                provider: "apple", subject: "s-t", now: Fixture.at(1))
+            #expect(created && user.tenantID == "acme")
+            #expect(try await store.users.find(byID: "u-t")?.tenantID == "acme")
+            #expect(try await store.identities.user(provider: "apple", subject: "s-t")?.tenantID == "acme")
+            let (again, createdAgain) = try await store.identities.createUser(
+                id: "u-t2", email: "t@example.com", emailVerifiedAt: Fixture.at(2), role: "user", tenantID: "globex",
+                provider: "apple", subject: "s-t", now: Fixture.at(2))
+            #expect(!createdAgain && again.id == "u-t" && again.tenantID == "acme")
+            let (plain, _) = try await store.identities.createUser(
+                id: "u-n", email: nil, emailVerifiedAt: nil, role: "user", provider: "apple", subject: "s-n",
+                now: Fixture.at(1))
+            #expect(plain.tenantID == nil)
+            #expect(try await store.users.find(byID: "u-n")?.tenantID == nil)
+        }
+    }
+
     @Test("createUser without an email records no verified time", arguments: Backend.allCases)
     func noEmailNoVerifiedTime(backend: Backend) async throws {
         try await backend.with { store in

@@ -37,14 +37,16 @@ public final class FakeIdentityProvider: Sendable {
 
     /// `TOKENVEND_IDENTITY_PROVIDERS` for an `apple` preset whose key URL is this server (or `jwksURL`), and for
     /// each of `others` a provider of that name with the same keys and issuer whose audience is
-    /// ``audience(of:)`` (a second provider, for the linking rules).
+    /// ``audience(of:)`` (a second provider, for the linking rules). `tenant`, when given, is the `apple`
+    /// entry's `tenant` (the others have none).
     public func environment(
-        jwksURL: String? = nil, others: [String] = [], extra: [String: String] = [:]
+        jwksURL: String? = nil, others: [String] = [], tenant: String? = nil, extra: [String: String] = [:]
     ) -> [String: String] {
         let url = jwksURL ?? server.url.absoluteString
+        let tenantMember = tenant.map { #","tenant":"\#($0)""# } ?? ""
         var entries = [
             #""apple":{"preset":"apple","audiences":["\#(Self.audience)"],"jwksURL":"\#(url)","#
-                + #""algorithms":["RS256","ES256"]}"#
+                + #""algorithms":["RS256","ES256"]\#(tenantMember)}"#
         ]
         for name in others {
             entries.append(
@@ -64,7 +66,7 @@ public final class FakeIdentityProvider: Sendable {
         return TestIDToken.jwks([rsa.publicJWK, ecObject])
     }
 
-    /// The audience of the provider `name` of ``environment(jwksURL:others:extra:)``: `com.example.<name>`.
+    /// The audience of the provider `name` of ``environment(jwksURL:others:tenant:extra:)``: `com.example.<name>`.
     public static func audience(of name: String) -> String { "com.example.\(name)" }
 
     /// The lowercase hex SHA-256 of `raw`, as Apple puts the app's nonce in the token.
@@ -122,15 +124,19 @@ public final class FakeIdentityProvider: Sendable {
     }
 }
 
-/// Runs `body` with a fake provider and a server configured for it (`environment` added), stopping both.
+/// Runs `body` with a fake provider and a server configured for it (`environment` added, `tenant` the `apple`
+/// provider's), stopping both.
 public func withIdentityProvider<T>(
     environment: [String: String] = [:], jwksURL: String? = nil, otherProviders: [String] = [],
-    now: (@Sendable () -> Date)? = nil, _ body: (TestServer, FakeIdentityProvider) async throws -> T
+    tenant: String? = nil, now: (@Sendable () -> Date)? = nil,
+    _ body: (TestServer, FakeIdentityProvider) async throws -> T
 ) async throws -> T {
     let provider = try FakeIdentityProvider()
     do {
         let result = try await withTestServer(
-            environment: provider.environment(jwksURL: jwksURL, others: otherProviders, extra: environment), now: now
+            environment: provider.environment(
+                jwksURL: jwksURL, others: otherProviders, tenant: tenant, extra: environment),
+            now: now
         ) { server in try await body(server, provider) }
         await provider.shutdown()
         return result

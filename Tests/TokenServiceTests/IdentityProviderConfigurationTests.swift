@@ -99,6 +99,36 @@ import Testing
                     audiences: ["app"], nonce: .raw, algorithms: ["ES256", "RS256"]))
     }
 
+    @Test("tenant is read for presets and custom providers alike, 128 bytes and multibyte included; default none")
+    func tenant() throws {
+        let fixture = try ConfigurationFixture()
+        let longest = String(repeating: "é", count: 64)
+        let json = #"""
+            {"apple": {"preset": "apple", "audiences": ["a"], "tenant": "acme"},
+             "corp": {"issuers": ["https://id.corp.example"], "jwksURL": "https://id.corp.example/jwks",
+                      "audiences": ["c"], "tenant": "\#(longest)"},
+             "google": {"preset": "google", "audiences": ["g"], "tenant": null}}
+            """#
+        let identity = try fixture.resolve(environment: ["TOKENVEND_IDENTITY_PROVIDERS": json]).identity
+        #expect(identity.provider(named: "apple")?.tenant == "acme")
+        #expect(identity.provider(named: "corp")?.tenant == longest)
+        #expect(identity.provider(named: "google")?.tenant == nil)
+        let browser = #"""
+            {"gitlab": {"preset": "gitlab", "audiences": ["l"], "tenant": "globex"},
+             "github": {"preset": "github", "clientId": "gh", "clientSecret": "gh-secret",
+                        "redirectURIs": ["com.example.app:/oauth"], "tenant": "initech"}}
+            """#
+        let withBrowser = try fixture.resolve(environment: [
+            "TOKENVEND_IDENTITY_PROVIDERS": browser, "TOKENVEND_SERVER_PUBLIC_URL": "https://auth.example.com/",
+        ]).identity
+        #expect(withBrowser.provider(named: "gitlab")?.tenant == "globex")
+        #expect(withBrowser.provider(named: "github")?.tenant == "initech")
+        let file = try fixture.write(
+            "c.json", #"{"identityProviders": {"apple": {"preset": "apple", "audiences": ["a"], "tenant": "acme"}}}"#)
+        #expect(try fixture.resolve(file: file).identity.provider(named: "apple")?.tenant == "acme")
+        #expect(try fixture.resolve().identity.providers.allSatisfy { $0.tenant == nil })
+    }
+
     @Test("the environment's map replaces the file's whole, with no member of the file's entry left over")
     func environmentReplacesFile() throws {
         let fixture = try ConfigurationFixture()
@@ -169,6 +199,25 @@ import Testing
             (
                 #"{"apple": "yes"}"#,
                 "identityProviders.apple (SOURCE): expected an object, got a string"
+            ),
+            (
+                #"{"apple": {"preset": "apple", "audiences": ["a"], "tenant": ""}}"#,
+                "identityProviders.apple.tenant (SOURCE): expected a tenant id of 1 to 128 bytes, got 0 bytes"
+            ),
+            (
+                #"{"corp": {"issuers": ["https://id.corp.example"], "jwksURL": "https://id.corp.example/jwks", "#
+                    + #""audiences": ["a"], "tenant": "\#(String(repeating: "t", count: 129))"}}"#,
+                "identityProviders.corp.tenant (SOURCE): expected a tenant id of 1 to 128 bytes, got 129 bytes"
+            ),
+            (
+                #"{"apple": {"preset": "apple", "audiences": ["a"], "tenant": 42}}"#,
+                "identityProviders.apple.tenant (SOURCE): expected a tenant id, a string of 1 to 128 bytes, got an "
+                    + "integer"
+            ),
+            (
+                #"{"apple": {"preset": "apple", "audiences": ["a"], "tenants": "acme"}}"#,
+                "identityProviders.apple.tenants: unknown configuration key (in SOURCE); did you mean "
+                    + "identityProviders.apple.tenant?"
             ),
         ])
     func refused(json: String, expected: String) throws {

@@ -192,7 +192,13 @@ public struct AccountAdministration: Sendable {
 
     /// A tenant id is 1 to 128 bytes (what registration accepted before tenants became the operator's).
     static func checkTenant(_ tenantID: String) throws(Failure) {
-        guard (1...128).contains(tenantID.utf8.count) else { throw .invalidTenant }
+        guard isValidTenant(tenantID) else { throw .invalidTenant }
+    }
+
+    /// Whether `tenantID` is 1 to 128 bytes of UTF-8: the one rule for every tenant the operator sets, by command
+    /// (`users add --tenant`, `users set-tenant`) or by configuration (`identityProviders.<name>.tenant`).
+    static func isValidTenant(_ tenantID: String) -> Bool {
+        (1...128).contains(tenantID.utf8.count)
     }
 
     /// Marks an account's email as verified (the operator vouches for it), e.g. for accounts that existed

@@ -14,7 +14,9 @@ extension AuthService {
 
     /// The account of `(provider, subject)`: a known identity signs in its user; an unknown one whose verified
     /// `email` belongs to a user is linked to it only when `canLink` allows it (else `.conflict`); otherwise a user
-    /// without a password is made when registration is open (else `.registrationClosed`).
+    /// without a password is made when registration is open (else `.registrationClosed`), with the provider's
+    /// configured `tenant` if any. Signing in to an existing account never changes its tenant: the operator's
+    /// choice (`tokenvend users set-tenant`) wins.
     /// - Parameter email: the provider's verified email only, or nil.
     func resolveAccount(provider: String, subject: String, email: String?) async throws(StoreError) -> AccountOutcome {
         let store = identity.store
@@ -37,7 +39,7 @@ extension AuthService {
         guard limits.registrationEnabled else { return .registrationClosed }
         let made = try await store.createUser(
             id: UUID().uuidString.lowercased(), email: email, emailVerifiedAt: email == nil ? nil : now(),
-            role: "user", provider: provider, subject: subject, now: now())
+            role: "user", tenantID: identity.tenants[provider], provider: provider, subject: subject, now: now())
         return .user(made.user, made.created ? .created : .signedIn)
     }
 

@@ -17,6 +17,9 @@ struct IdentitySignIn: Sendable {
     let requireServerNonce: Bool
     /// `identity.maxPendingNonces`.
     let maxPendingNonces: Int
+    /// The tenant of the accounts each provider creates (`identityProviders.<name>.tenant`), by provider name, for
+    /// native and browser providers alike; a provider without one is absent.
+    let tenants: [String: String]
 
     /// The verifiers of `configuration`, their keys fetched by `fetcher` into one cache whose fetches are logged.
     /// - Throws: `ConfigurationError.invalidValue` naming the provider when its settings are refused (the loader
@@ -49,6 +52,11 @@ struct IdentitySignIn: Sendable {
         trustedForLinking = Set(configuration.trustedForLinking)
         requireServerNonce = configuration.requireServerNonce
         maxPendingNonces = configuration.maxPendingNonces
+        var tenants: [String: String] = [:]
+        for settings in configuration.providers {
+            tenants[settings.name] = settings.tenant
+        }
+        self.tenants = tenants
     }
 
     /// The verification settings of one configured provider.

@@ -101,6 +101,9 @@ extension TokenServiceConfiguration {
         /// The browser flow's settings (`clientId`, `redirectURIs`, endpoints…); nil when the provider only signs
         /// in native ID tokens. Default: nil.
         public var browser: BrowserSettings?
+        /// The tenant id (1 to 128 bytes) of the accounts a sign-in through this provider creates; a sign-in to an
+        /// existing account never changes its tenant. Default: nil (accounts are created without a tenant).
+        public var tenant: String?
 
         /// True when `POST /auth/idtoken` accepts this provider's ID tokens: it has issuers and a key URL.
         public var isNative: Bool { !issuers.isEmpty && !jwksURL.isEmpty }
@@ -108,9 +111,10 @@ extension TokenServiceConfiguration {
         /// An entry with every member given.
         public init(
             name: String, preset: Preset? = nil, issuers: [String], jwksURL: String, audiences: [String],
-            nonce: NonceMode, algorithms: [String], browser: BrowserSettings? = nil
+            nonce: NonceMode, algorithms: [String], browser: BrowserSettings? = nil, tenant: String? = nil
         ) {
             self.browser = browser
+            self.tenant = tenant
             self.name = name
             self.preset = preset
             self.issuers = issuers

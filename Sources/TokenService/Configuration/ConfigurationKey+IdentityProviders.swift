@@ -23,6 +23,7 @@ extension ConfigurationKey {
                 (prefix + "audiences", ConfigValue(.stringArray(provider.audiences), isSecret: false)),
                 (prefix + "nonce", ConfigValue(.string(provider.nonce.rawValue), isSecret: false)),
                 (prefix + "algorithms", ConfigValue(.stringArray(provider.algorithms), isSecret: false)),
+                (prefix + "tenant", ConfigValue(.string(provider.tenant ?? ""), isSecret: false)),
             ]
             values += browserValues(provider.browser, prefix: prefix)
         }
@@ -88,7 +89,8 @@ extension TokenServiceConfiguration.Identity {
                     name: name, preset: entry.optionalString(forKey: "preset").flatMap(Settings.Preset.init(rawValue:)),
                     issuers: entry.stringArray(forKey: "issuers") ?? [], jwksURL: entry.string(forKey: "jwksURL") ?? "",
                     audiences: entry.stringArray(forKey: "audiences") ?? [], nonce: nonce,
-                    algorithms: entry.stringArray(forKey: "algorithms") ?? [], browser: Self.browser(entry)))
+                    algorithms: entry.stringArray(forKey: "algorithms") ?? [], browser: Self.browser(entry),
+                    tenant: entry.optionalString(forKey: "tenant")))
         }
     }
 

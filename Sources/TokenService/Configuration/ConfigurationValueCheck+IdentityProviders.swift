@@ -8,10 +8,10 @@ extension ConfigurationValueCheck {
     /// The members an `identityProviders.<name>` entry may have: the native ones and the browser flow's
     /// (``browserProviderMembers``).
     static let identityProviderMembers =
-        ["algorithms", "audiences", "issuers", "jwksURL", "nonce", "preset"] + browserProviderMembers
+        ["algorithms", "audiences", "issuers", "jwksURL", "nonce", "preset", "tenant"] + browserProviderMembers
 
     /// Checks the `identityProviders` map, `{name: {preset?, issuers?, jwksURL?, audiences, nonce?,
-    /// algorithms?}}`, and applies each preset: the members given replace what the preset fills. Every error
+    /// algorithms?, tenant?}}`, and applies each preset: the members given replace what the preset fills. Every error
     /// names the member (`identityProviders.apple.audiences`) and the layer.
     /// - Returns: the entries sorted by name, every member filled.
     func identityProviders(
@@ -147,9 +147,25 @@ extension ConfigurationValueCheck {
         if let value = given("algorithms") {
             algorithms = try member("algorithms").providerAlgorithms(value)
         }
+        var tenant: String?
+        if let value = given("tenant") {
+            tenant = try member("tenant").tenant(value)
+        }
         return Settings(
             name: name, preset: preset, issuers: issuers ?? [], jwksURL: jwksURL ?? "", audiences: audiences,
-            nonce: nonce, algorithms: algorithms, browser: browser)
+            nonce: nonce, algorithms: algorithms, browser: browser, tenant: tenant)
+    }
+
+    /// A tenant id given to the accounts a provider creates: a string of 1 to 128 bytes, the rule of
+    /// `tokenvend users set-tenant` (``AccountAdministration/isValidTenant(_:)``).
+    func tenant(_ value: ConfigurationValue) throws(ConfigurationError) -> String {
+        guard case .string(let text) = value else {
+            throw fail("expected a tenant id, a string of 1 to 128 bytes, got \(value.typeName)")
+        }
+        guard AccountAdministration.isValidTenant(text) else {
+            throw fail("expected a tenant id of 1 to 128 bytes, got \(text.utf8.count) bytes")
+        }
+        return text
     }
 
     /// A non-empty list of non-empty strings, without duplicates.
