@@ -38,7 +38,7 @@ lint-container:
 # (TOKENVEND_TEST_BACKEND=postgres: a schema per server, see Tests/TokenServiceTesting/TestBackend.swift). Not
 # here, being SQLite-specific: FullDiskTests (a database file on a full tmpfs) and KeyRotationEndToEndTests (servers
 # restarted on one SQLite file they name themselves; a test that names its own file keeps SQLite).
-POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|ClientAddressEndToEnd|CookieCSRF|CookieMode|CredentialHardening|LoginSecurity|MetricsCardinality|MossEndpoint|Observability|Operations|PasswordRules|RefreshRotation|SessionLimits|StreamCustomerID|StreamToken|VendEndpoint|CachedTokenEndToEnd|KeyRingEndToEnd|TokenExpiryAnswer|KeyDiscoveryEndpoint|IDTokenSignIn|PasswordlessAccount|OAuthFlowPurge|BrowserSignIn)Tests/|TokenClientEndToEndTests\.|tokenvendTests\.(CommandLineEndToEnd|SharedSessionFileProcess)Tests/
+POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|ClientAddressEndToEnd|CookieCSRF|CookieMode|CredentialHardening|LoginSecurity|MetricsCardinality|MossEndpoint|Observability|Operations|PasswordRules|RefreshRotation|SessionLimits|StreamCustomerID|StreamToken|VendEndpoint|CachedTokenEndToEnd|KeyRingEndToEnd|TokenExpiryAnswer|KeyDiscoveryEndpoint|IDTokenSignIn|PasswordlessAccount|OAuthFlowPurge|BrowserSignIn|VendAccess|ServerNonce|LinkingTrust|IDTokenFailureLimit|BrowserSignInCap|ProviderTenant|IDTokenSignInAttack)Tests/|TokenClientEndToEndTests\.|tokenvendTests\.(CommandLineEndToEnd|SharedSessionFileProcess)Tests/
 
 # Lint, then the client's portability check (scripts/check-apple-portability.py, its self-test first: Linux-only and
 # Apple-only imports outside their #if, Mutex/Atomic, unguarded @Observable, Linux-only calls), then every Swift
