@@ -59,6 +59,31 @@ struct BrowserSignInTests {
     }
 
     /// The query parameters of a URL string.
+    /// A self-registered account whose email the operator verified, and the provider's next user: `subject`, with
+    /// that email (a candidate for linking).
+    static func operatorVerifiedAccount(
+        _ server: TestServer, _ provider: FakeOIDCProvider, subject: String
+    ) async throws -> Login {
+        let existing = try await server.signUp()
+        let accounts = try await AccountAdministration.open(configuration: server.configuration)
+        defer { accounts.close() }
+        try await accounts.verifyEmail(email: existing.email)
+        provider.update { $0.user = .init(subject: subject, email: existing.email) }
+        return existing
+    }
+
+    /// The parameters of the redirect back to the app, the whole trip retried until `accepted` holds: on
+    /// PostgreSQL an operator's change (a verified email) comes from another store.
+    static func tripAfterStoreChange(
+        _ server: TestServer, challenge: String, until accepted: ([String: String]) -> Bool
+    ) async throws -> [String: String] {
+        try await TestBackend.afterOtherStoreChange {
+            parameters(try await trip(server, challenge: challenge).final?.headers["location"] ?? "")
+        } until: {
+            accepted($0)
+        }
+    }
+
     static func parameters(_ url: String) -> [String: String] {
         guard let index = url.firstIndex(of: "?") else { return [:] }
         return FakeOIDCProvider.form(String(url[url.index(after: index)...]))
@@ -217,18 +242,9 @@ struct BrowserSignInTests {
             "TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true", "TOKENVEND_IDENTITY_TRUSTED_FOR_LINKING": #"["fake"]"#,
         ]
         try await Self.withBrowserSignIn(extra: trusted) { server, provider in
-            let existing = try await server.signUp()
-            let accounts = try await AccountAdministration.open(configuration: server.configuration)
-            defer { accounts.close() }
-            try await accounts.verifyEmail(email: existing.email)
-            provider.update { $0.user = .init(subject: "s-link", email: existing.email) }
-            // On PostgreSQL the verified mark comes from another store: retry the whole trip until it is seen.
+            let existing = try await Self.operatorVerifiedAccount(server, provider, subject: "s-link")
             let (verifier, challenge) = try Self.pkce()
-            let back = try await TestBackend.afterOtherStoreChange {
-                Self.parameters(try await Self.trip(server, challenge: challenge).final?.headers["location"] ?? "")
-            } until: {
-                $0["code"] != nil
-            }
+            let back = try await Self.tripAfterStoreChange(server, challenge: challenge) { $0["code"] != nil }
             let code = try #require(back["code"])
             let issued = try await Self.exchange(server, code: code, verifier: verifier)
             #expect(issued.status == 200)
@@ -252,15 +268,9 @@ struct BrowserSignInTests {
         // `fake` is not in the default list (apple, google): no link, even to an operator-verified account.
         try await Self.withBrowserSignIn(extra: ["TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true"]) {
             server, provider in
-            let existing = try await server.signUp()
-            let accounts = try await AccountAdministration.open(configuration: server.configuration)
-            defer { accounts.close() }
-            try await accounts.verifyEmail(email: existing.email)
-            provider.update { $0.user = .init(subject: "s-untrusted", email: existing.email) }
+            _ = try await Self.operatorVerifiedAccount(server, provider, subject: "s-untrusted")
             let (_, challenge) = try Self.pkce()
-            let back = try await TestBackend.afterOtherStoreChange {
-                Self.parameters(try await Self.trip(server, challenge: challenge).final?.headers["location"] ?? "")
-            } until: {
+            let back = try await Self.tripAfterStoreChange(server, challenge: challenge) {
                 $0["error_description"] == "identity_conflict"
             }
             #expect(back["error_description"] == "identity_conflict")
@@ -271,17 +281,9 @@ struct BrowserSignInTests {
             "TOKENVEND_IDENTITY_LINK_VERIFIED_EMAIL": "true", "TOKENVEND_IDENTITY_TRUSTED_FOR_LINKING": #"["fake"]"#,
         ]
         try await Self.withBrowserSignIn(extra: trusted) { server, provider in
-            let existing = try await server.signUp()
-            let accounts = try await AccountAdministration.open(configuration: server.configuration)
-            defer { accounts.close() }
-            try await accounts.verifyEmail(email: existing.email)
-            provider.update { $0.user = .init(subject: "s-first", email: existing.email) }
+            let existing = try await Self.operatorVerifiedAccount(server, provider, subject: "s-first")
             let (_, challenge) = try Self.pkce()
-            let first = try await TestBackend.afterOtherStoreChange {
-                Self.parameters(try await Self.trip(server, challenge: challenge).final?.headers["location"] ?? "")
-            } until: {
-                $0["code"] != nil
-            }
+            let first = try await Self.tripAfterStoreChange(server, challenge: challenge) { $0["code"] != nil }
             #expect(first["code"] != nil)
             provider.update { $0.user = .init(subject: "s-second", email: existing.email) }
             let second = Self.parameters(
