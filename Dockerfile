@@ -3,7 +3,7 @@
 #   run:    docker run -p 8080:8080 -v tokenvend-data:/data tokenvend
 # Stage 1 builds a release binary with the Swift standard library linked statically; stage 2 is a slim Debian
 # with only the shared libraries that binary still loads. Builder and runtime share one distribution (bookworm),
-# so the C libraries found at build time are the ones present at run time. See docs/OPERATIONS.md.
+# so the C libraries found at build time are the ones present at run time. See docs/operations/container.md.
 
 FROM swift:6.3-bookworm AS builder
 

@@ -109,6 +109,7 @@ let package = Package(
                 "TokenService", "TokenClient", "JWT", "StrictJSON", "Cryptography", "StructuredLogging",
                 "PrivateFiles",
                 "Store", "PostgresStore",
+                "AuthAPI",  // the wire types its client commands send and read
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

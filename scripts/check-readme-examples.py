@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Checks that the README's Swift examples are the code of Examples/, which `swift build` compiles.
+"""Checks that the client guide's (docs/CLIENT.md) Swift examples are the code of Examples/, which `swift build`
+compiles. (The examples were in README.md until issue 31; the script keeps its name.)
 
 A region of a Swift file under Examples/ runs from a line `// README: <name>` to the next line `// README-END`; its
-text is the lines in between, with their common indentation removed (a region inside an `#if` is indented). A README
+text is the lines in between, with their common indentation removed (a region inside an `#if` is indented). A guide
 example is a ```swift fenced block on the line after `<!-- example: <name> -->`. Reports `file:line: message` for:
 
-- a README example whose text differs from its region (with a diff), or that names no region;
-- a region that no README example shows;
+- a guide example whose text differs from its region (with a diff), or that names no region;
+- a region that no guide example shows;
 - a region without its `// README-END`, a `// README:` inside a region, a `// README-END` outside one, a name used
   for two regions or shown by two examples, and an `<!-- example: -->` not followed by a ```swift block.
 
@@ -24,7 +25,7 @@ import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = "Examples"
-README = "README.md"
+README = os.path.join("docs", "CLIENT.md")  # the guide that shows the examples
 
 REGION_START = re.compile(r"^\s*// README: (\S+)\s*$")
 REGION_END = re.compile(r"^\s*// README-END\s*$")
@@ -73,7 +74,7 @@ def read_regions(root, findings):
 
 
 def read_examples(root, findings):
-    """{name: (line, text)} for every README example; faults go to `findings`."""
+    """{name: (line, text)} for every example of the guide; faults go to `findings`."""
     examples = {}
     with open(os.path.join(root, README), encoding="utf-8") as handle:
         lines = handle.read().split("\n")
@@ -158,7 +159,7 @@ def self_test():
         ("a changed indentation inside a region", swift, readme.replace("    print(1)", "  print(1)"),
          ["example 'indented' differs"]),
         ("a region missing from the README", swift, readme.split("<!-- example: plain -->")[0],
-         ["region 'plain' is not in README.md"]),
+         [f"region 'plain' is not in {README}"]),
         ("an example naming no region", swift, readme + "<!-- example: ghost -->\n```swift\nlet y = 0\n```\n",
          ["example 'ghost' names no region"]),
         ("an example without its block", swift, readme + "<!-- example: plain2 -->\ntext\n",
@@ -167,7 +168,7 @@ def self_test():
          ["example 'plain' already shown"]),
         ("a region without its end", swift + "// README: open\nlet z = 3\n", readme, ["'open' has no README-END"]),
         ("a region inside a region", swift.replace("let x = 1\n", "let x = 1\n// README: inner\n"), readme,
-         ["region 'inner' starts inside 'plain'", "example 'plain' names no region", "'inner' is not in README.md"]),
+         ["region 'inner' starts inside 'plain'", "example 'plain' names no region", f"'inner' is not in {README}"]),
         ("an end outside a region", swift + "// README-END\n", readme, ["README-END outside a region"]),
         ("a name used for two regions", swift + "// README: plain\nlet x = 1\n// README-END\n", readme,
          ["region 'plain' already in"]),
@@ -178,6 +179,7 @@ def self_test():
             os.makedirs(os.path.join(root, EXAMPLES, "Target"))
             with open(os.path.join(root, EXAMPLES, "Target", "A.swift"), "w", encoding="utf-8") as handle:
                 handle.write(swift_text)
+            os.makedirs(os.path.dirname(os.path.join(root, README)), exist_ok=True)
             with open(os.path.join(root, README), "w", encoding="utf-8") as handle:
                 handle.write(readme_text)
             findings = check(root)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes HTTPRequestParser with libFuzzer (see Fuzz/Package.swift and docs in the README).
+# Fuzzes HTTPRequestParser with libFuzzer (see Fuzz/Package.swift and docs/BENCHMARKS.md).
 # usage: scripts/fuzz.sh [SECONDS=180] [extra libFuzzer flags...]
 # Builds Fuzz/ in release with -sanitize=fuzzer,address (scratch path Fuzz/.build-fuzz-asan), then runs on a
 # copy of the seed corpus Fuzz/corpus; crashes land in Fuzz/findings/ (turn each into a regression test).

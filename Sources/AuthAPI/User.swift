@@ -9,19 +9,33 @@ public struct User: Codable, Sendable, Equatable, Hashable {
     public var email: String?
     /// Role name; `"user"` unless an operator set another.
     public var role: String
-    /// Tenant the account belongs to, or `nil`.
-    public var tenantId: String?
+    /// Tenant the account belongs to, or `nil`; `tenantId` on the wire.
+    public var tenantID: String?
 
     /// Creates a user value.
-    public init(id: String, email: String?, role: String = "user", tenantId: String? = nil) {
+    public init(id: String, email: String?, role: String = "user", tenantID: String? = nil) {
         self.id = id
         self.email = email
         self.role = role
-        self.tenantId = tenantId
+        self.tenantID = tenantID
+    }
+
+    /// The Swift name before issue 31 (acronyms are whole words now); the wire name stays `tenantId`.
+    @available(*, deprecated, renamed: "tenantID")
+    public var tenantId: String? {
+        get { tenantID }
+        set { tenantID = newValue }
+    }
+
+    /// The initializer before issue 31.
+    @available(*, deprecated, renamed: "init(id:email:role:tenantID:)")
+    public init(id: String, email: String?, role: String = "user", tenantId: String?) {
+        self.init(id: id, email: email, role: role, tenantID: tenantId)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, email, role, tenantId
+        case id, email, role
+        case tenantID = "tenantId"
     }
 
     /// Encodes every member; a missing `tenantId` becomes `null`, a missing `email` is omitted.
@@ -30,6 +44,6 @@ public struct User: Codable, Sendable, Equatable, Hashable {
         try container.encode(id, forKey: .id)
         try container.encodeIfPresent(email, forKey: .email)
         try container.encode(role, forKey: .role)
-        try container.encode(tenantId, forKey: .tenantId)
+        try container.encode(tenantID, forKey: .tenantID)
     }
 }

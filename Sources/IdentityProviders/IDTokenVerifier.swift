@@ -156,7 +156,9 @@ public struct IDTokenVerifier: Sendable {
         case .algorithmMismatch, .unsupportedAlgorithm: .algorithm
         case .missingKeyID: .missingKID
         case .unknownKeyID: .unknownKID
-        case .invalidSignature, .cryptoFailure, .weakKey, .invalidKey, .invalidKeyID, .unknownSigningKeyID: .signature
+        case .invalidSignature, .cryptoFailure, .weakKey, .invalidKey, .invalidKeyID, .unknownSigningKeyID,
+            .unusableSigningKey:
+            .signature
         case .expired: .expired
         case .notYetValid, .issuedInFuture: .issuedInFuture
         case .issuerMismatch: .issuer

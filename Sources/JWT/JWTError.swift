@@ -65,6 +65,9 @@ public enum JWTError: Error, Sendable, Equatable {
     /// The operation is not available for this algorithm or key: an HMAC key for ES256, signing with RS256 or with
     /// a public key, a JWK whose `alg` this library does not implement.
     case unsupportedAlgorithm
+    /// Configured key material cannot sign with this algorithm (`JWTKey(signingMaterial:kid:algorithm:)`); the
+    /// problem says why, and the description is its one-line reason.
+    case unusableSigningKey(JWTAlgorithm, SigningKeyProblem)
 }
 
 extension JWTError: CustomStringConvertible {
@@ -92,6 +95,7 @@ extension JWTError: CustomStringConvertible {
         case .cryptoFailure: "OpenSSL failure"
         case .invalidKey(let reason): "invalid key: \(reason)"
         case .unsupportedAlgorithm: "algorithm not supported for this key or operation"
+        case .unusableSigningKey(let algorithm, let problem): problem.reason(algorithm)
         }
     }
 }

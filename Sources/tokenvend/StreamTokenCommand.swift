@@ -28,7 +28,7 @@ struct StreamTokenCommand: AsyncParsableCommand {
         try await context.reportingFailures {
             let ids = try CustomerIDArguments.parse(customerIds)
             try await output.printToken(client: client, in: context) { session in
-                session.makeRequest("POST", "stream-token", body: StreamTokenRequest(customerIds: ids))
+                session.makeRequest("POST", "stream-token", body: StreamTokenRequest(customerIDs: ids))
             }
         }
     }

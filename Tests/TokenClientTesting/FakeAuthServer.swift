@@ -86,14 +86,14 @@ public final class FakeAuthServer: HTTPTransport {
         public var accessOwners: [String: User] = [:]
     }
 
-    public static let user = User(id: "u-1", email: email, role: "user", tenantId: nil)
+    public static let user = User(id: "u-1", email: email, role: "user", tenantID: nil)
     /// The fake user's email.
     public static let email = "ada@example.com"
     public static let password = "correct horse"
     /// The one ID token `POST /auth/idtoken` accepts.
     public static let idToken = "eyJ.fake-id-token.sig"
     /// A second account: `POST /auth/login` with its email and ``password`` signs it in.
-    public static let otherUser = User(id: "u-2", email: "grace@example.com", role: "user", tenantId: nil)
+    public static let otherUser = User(id: "u-2", email: "grace@example.com", role: "user", tenantID: nil)
     /// The users `POST /auth/login` knows, by email.
     public static let users = [email: user, "grace@example.com": otherUser]
 
@@ -281,7 +281,7 @@ public final class FakeAuthServer: HTTPTransport {
     private func stream(_ request: Recorded) -> (Int, Data) {
         guard authorized(request) else { return Self.error(401, .invalidToken) }
         let asked = request.body.flatMap { try? JSONDecoder().decode(StreamTokenRequest.self, from: $0) }
-        let ids = asked?.customerIds ?? ["registered": Self.email]
+        let ids = asked?.customerIDs ?? ["registered": Self.email]
         guard ids.allSatisfy({ $0.key == "registered" && $0.value == Self.email }) else {
             return Self.error(403, .insufficientScope)
         }

@@ -37,7 +37,7 @@ struct StreamTokenProviderTests {
         let request = try #require(server.requests.last)
         #expect(request.method == "POST" && request.path == "/stream-token")
         let body = try JSONDecoder().decode(StreamTokenRequest.self, from: try #require(request.body))
-        #expect(body.customerIds == ["registered": FakeAuthServer.email])
+        #expect(body.customerIDs == ["registered": FakeAuthServer.email])
     }
 
     @Test("the token is reused until 60 s before exp, then replaced ahead of expiry")

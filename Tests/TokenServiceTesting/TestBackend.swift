@@ -22,7 +22,7 @@ extension TestBackend {
     /// How long a change made through another store (the `tokenvend users` CLI's `AccountAdministration`,
     /// another instance) may take to reach a test server: nothing on SQLite, where the shared commit counter
     /// shows it to the very next request; 200 ms on PostgreSQL, where it arrives by LISTEN/NOTIFY within
-    /// milliseconds (docs/OPERATIONS.md, "Several instances").
+    /// milliseconds (docs/operations/postgresql.md, "Several instances").
     public static var otherStorePatience: Duration { current == .postgres ? .milliseconds(200) : .zero }
 
     /// Reads with `read` until `accepted` holds or ``otherStorePatience`` has passed, and returns the last value:

@@ -90,11 +90,22 @@ let otherStrongSecret = String(repeating: "0th3r-s3cr3t-", count: 6)
         #expect(try fixture.resolve(file: path) == TokenServiceConfiguration())
     }
 
-    @Test("docs/OPERATIONS.md documents every key and its environment variable")
+    /// The operations guide: docs/OPERATIONS.md and the task files under docs/operations/ it links, as one text.
+    static func operationsGuide(root: URL) throws -> String {
+        let folder = root.appendingPathComponent("docs/operations")
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".md") }
+        #expect(tasks.contains("configuration.md"), "docs/operations/ has no configuration.md")
+        let files =
+            [root.appendingPathComponent("docs/OPERATIONS.md")]
+            + tasks.sorted().map { folder.appendingPathComponent($0) }
+        return try files.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
+    }
+
+    @Test("the operations guide (OPERATIONS.md and docs/operations/) documents every key and its environment variable")
     func operationsGuideCoversEveryKey() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let guide = try String(contentsOf: root.appendingPathComponent("docs/OPERATIONS.md"), encoding: .utf8)
+        let guide = try Self.operationsGuide(root: root)
         for key in ConfigurationKey.all {
             #expect(guide.contains("`\(key.path)`"), "missing key \(key.path)")
             #expect(guide.contains("`\(key.environmentName)`"), "missing variable \(key.environmentName)")
@@ -123,7 +134,7 @@ let otherStrongSecret = String(repeating: "0th3r-s3cr3t-", count: 6)
         let defaults = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(defaults.count > 2 && defaults[1].hasPrefix("\(minimum) /"), "\(row)")
         #expect(row.contains("(\(bounds) characters)"))
-        let operations = try read("docs/OPERATIONS.md")
+        let operations = try Self.operationsGuide(root: root)
         #expect(operations.contains("| `password.minLength` | `TOKENVEND_PASSWORD_MIN_LENGTH` | `\(minimum)` |"))
         #expect(operations.contains("need `password.minLength` characters (default \(minimum),"))
         #expect(try read("README.md").contains("passwords are \(minimum)–128 characters"))

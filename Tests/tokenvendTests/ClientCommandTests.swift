@@ -158,7 +158,7 @@ struct ClientCommandTests {
         #expect(try await harness.stream(["--customer-id", "registered=ada@example.com"]) == 0)
         let body = try #require(harness.server.requests.last?.body)
         let sent = try JSONDecoder().decode(StreamTokenRequest.self, from: body)
-        #expect(sent.customerIds == ["registered": "ada@example.com"])
+        #expect(sent.customerIDs == ["registered": "ada@example.com"])
         #expect(harness.standardOutput.last?.split(separator: ".").count == 3)
         #expect(try await harness.stream(["--customer-id", "registered=eve@example.com"]) == 1)
         #expect(harness.standardError.last?.contains("insufficient_scope") == true)

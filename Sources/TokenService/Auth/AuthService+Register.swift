@@ -17,7 +17,7 @@ extension AuthService {
             throw ServiceError.invalidRequest("The email address is not valid.")
         }
         let rawPassword = body.password
-        guard body.tenantId == nil else {
+        guard body.tenantID == nil else {
             throw ServiceError.invalidRequest("tenantId is set by the operator, not at registration; leave it out.")
         }
         let password: Password

@@ -22,7 +22,7 @@ extension AuthService {
 
     private static func meResponse(_ caller: Caller, _ context: RequestContext) -> HTTPResponse {
         context.accessLogMetadata["user.id"] = .string(caller.userID)
-        let body = MeResponse(sub: caller.userID, email: caller.email, role: caller.role, tenantId: caller.tenantID)
+        let body = MeResponse(sub: caller.userID, email: caller.email, role: caller.role, tenantID: caller.tenantID)
         return .json(bytes: body.jsonBytes(), headers: .noStore)
     }
 

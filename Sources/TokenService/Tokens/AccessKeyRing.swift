@@ -1,6 +1,6 @@
 import JWT
 
-/// The access-token keys by state (docs/OPERATIONS.md "Key rotation"): the `current` key signs; `current` and
+/// The access-token keys by state (docs/operations/keys.md "Key rotation"): the `current` key signs; `current` and
 /// `previous` verify; `current`, `standby` and `previous` ES256/EdDSA keys are published, in that order;
 /// `revoked` keys are neither. A token whose `kid` is standby or revoked is refused like an unknown one, since
 /// its key is not in ``verification``.

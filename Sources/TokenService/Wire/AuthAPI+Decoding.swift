@@ -39,7 +39,7 @@ extension RegisterRequest {
         let body = try JSONRequestBody(request, allowed: ["email", "password", "tenantId"])
         let email = try body.string("email")
         guard EmailAddress(email) != nil else { throw ServiceError.invalidRequest("The email address is not valid.") }
-        self.init(email: email, password: try body.string("password"), tenantId: try body.optionalString("tenantId"))
+        self.init(email: email, password: try body.string("password"), tenantID: try body.optionalString("tenantId"))
     }
 }
 
@@ -48,7 +48,7 @@ extension StreamTokenRequest {
     /// - Throws: `ServiceError.unsupportedMediaType`, or `.invalidRequest` naming the broken rule.
     public init(body request: HTTPRequest) throws(ServiceError) {
         self.init(
-            customerIds: try JSONRequestBody(request, allowed: ["customerIds"], optional: true)
+            customerIDs: try JSONRequestBody(request, allowed: ["customerIds"], optional: true)
                 .optionalStringMap("customerIds"))
     }
 }

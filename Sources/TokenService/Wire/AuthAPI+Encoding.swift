@@ -53,7 +53,7 @@ extension User {
     func appendJSON(to output: inout [UInt8]) {
         output.append(contentsOf: #"{"id":"#.utf8)
         JSONString.append(id, to: &output)
-        appendAccountTail(email: email, role: role, tenantId: tenantId, to: &output)
+        appendAccountTail(email: email, role: role, tenantID: tenantID, to: &output)
     }
 }
 
@@ -95,17 +95,17 @@ extension MeResponse {
     /// member when nil).
     public func jsonBytes() -> [UInt8] {
         var output: [UInt8] = []
-        output.reserveCapacity(64 + sub.utf8.count + (email?.utf8.count ?? 0) + (tenantId?.utf8.count ?? 0))
+        output.reserveCapacity(64 + sub.utf8.count + (email?.utf8.count ?? 0) + (tenantID?.utf8.count ?? 0))
         output.append(contentsOf: #"{"sub":"#.utf8)
         JSONString.append(sub, to: &output)
-        appendAccountTail(email: email, role: role, tenantId: tenantId, to: &output)
+        appendAccountTail(email: email, role: role, tenantID: tenantID, to: &output)
         return output
     }
 }
 
 /// The members `User` and `MeResponse` end with, and the closing brace: `,"email":…,"role":…,"tenantId":…|null}`
 /// (`email` omitted when nil).
-private func appendAccountTail(email: String?, role: String, tenantId: String?, to output: inout [UInt8]) {
+private func appendAccountTail(email: String?, role: String, tenantID: String?, to output: inout [UInt8]) {
     if let email {
         output.append(contentsOf: #","email":"#.utf8)
         JSONString.append(email, to: &output)
@@ -113,7 +113,7 @@ private func appendAccountTail(email: String?, role: String, tenantId: String?, 
     output.append(contentsOf: #","role":"#.utf8)
     JSONString.append(role, to: &output)
     output.append(contentsOf: #","tenantId":"#.utf8)
-    appendOptional(tenantId, to: &output)
+    appendOptional(tenantID, to: &output)
     output.append(UInt8(ascii: "}"))
 }
 

@@ -6,7 +6,7 @@ import Testing
 import TokenService
 import TokenServiceTesting
 
-/// The rotation runbook of docs/OPERATIONS.md end to end: servers restarted on one database with successive
+/// The rotation runbook of docs/operations/keys.md end to end: servers restarted on one database with successive
 /// key configurations (standby → current → previous → revoked), the new one up before the old one stops, while
 /// a client keeps calling and a third-party verifier keeps checking tokens against the published set.
 @Suite(.tags(.integration), .timeLimit(.minutes(1)))
