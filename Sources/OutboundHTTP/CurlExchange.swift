@@ -250,13 +250,25 @@ import Synchronization
         return unsafe tv_curl_getinfo_long(rawHandle, CURLINFO_OS_ERRNO, &value) == CURLE_OK ? value : 0
     }
 
-    /// libcurl's absolute form of the `Location` of a 3xx answer (resolved against the request's URL).
+    /// The `Location` of a 3xx answer, resolved against the request's URL by libcurl's URL parser (RFC 3986 §5;
+    /// `CURLINFO_REDIRECT_URL` is not set for a transfer stopped on its head).
     private func redirectURL() -> String? {
-        var pointer: UnsafeMutablePointer<CChar>?
-        guard unsafe tv_curl_getinfo_string(rawHandle, CURLINFO_REDIRECT_URL, &pointer) == CURLE_OK,
-            let pointer = unsafe pointer
+        guard let location = headers.last(where: { $0.name.lowercased() == "location" })?.value else { return nil }
+        return Self.resolve(location, against: url.text)
+    }
+
+    /// `reference` resolved against `base`, or nil when libcurl's URL parser refuses either.
+    static func resolve(_ reference: String, against base: String) -> String? {
+        guard let handle = unsafe curl_url() else { return nil }
+        defer { unsafe curl_url_cleanup(handle) }
+        guard unsafe curl_url_set(handle, CURLUPART_URL, base, 0) == CURLUE_OK,
+            unsafe curl_url_set(handle, CURLUPART_URL, reference, 0) == CURLUE_OK
         else { return nil }
-        return unsafe String(cString: pointer)
+        var resolved: UnsafeMutablePointer<CChar>?
+        guard unsafe curl_url_get(handle, CURLUPART_URL, &resolved, 0) == CURLUE_OK, let resolved = unsafe resolved
+        else { return nil }
+        defer { unsafe curl_free(resolved) }
+        return unsafe String(cString: resolved)
     }
 
     /// Body bytes: appended while they fit; past the limit the transfer stops (returning 0 → CURLE_WRITE_ERROR).

@@ -38,7 +38,7 @@ import Testing
         ])
     func rule(text: String, accepted: Bool) {
         #expect(OutboundURL.accepts(text) == accepted)
-        #expect((try? OutboundURL(text)) != nil == accepted)
+        #expect(((try? OutboundURL(text)) != nil) == accepted)
     }
 
     @Test("plainHTTPAnywhere also lets http go to any host, and refuses everything else the same way")
