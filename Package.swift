@@ -204,7 +204,7 @@ let package = Package(
             name: "tokenvendTests",
             dependencies: [
                 "tokenvend", "TokenClient", "AuthAPI", "TokenServiceTesting", "TokenClientTesting", "HTTPServerTesting",
-                "PostgresTesting", "OutboundHTTP", "IdentityProviders",
+                "PostgresTesting", "IdentityProviders",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -14,7 +14,7 @@ import Testing
             ("https://93.184.216.34/x", true), ("https://auth.example.com:443/x", true),
             ("http://127.0.0.1:8080/x", true), ("http://127.255.3.4/x", true), ("http://localhost/x", true),
             ("HTTP://LOCALHOST:9/x", true), ("http://[::1]:8080/x", true), ("http://[0::1]/x", true),
-            ("http://127.0.0.1:65535/x", true),
+            ("http://127.0.0.1:65535/x", true), ("http://localhost:9/jwks.json", true),
             // Refused: http off loopback, lookalike names, other loopback spellings.
             ("http://auth.example.com/x", false), ("http://127.0.0.1.evil.com/x", false),
             ("http://127.evil.example/x", false), ("http://localhost.evil.example/x", false),
