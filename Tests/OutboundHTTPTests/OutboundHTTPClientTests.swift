@@ -94,6 +94,18 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(3))
     }
 
+    @Test("cancelling the caller answers it at once with .cancelled, long before the deadline")
+    func cancelled() async throws {
+        let server = try HostileUpstream(always: .stall(.seconds(20)))
+        defer { server.shutdown() }
+        let url = try OutboundURL(server.url.absoluteString)
+        let started = ContinuousClock.now
+        let task = Task { await Self.send(OutboundHTTPClient(deadline: .seconds(30)), OutboundHTTPRequest(url: url)) }
+        task.cancel()
+        #expect(await task.value.failure == .cancelled)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
     @Test("a closed port is .connectionRefused")
     func connectionRefused() async throws {
         let port = try RawHTTP.deadPort()
