@@ -50,9 +50,14 @@ let package = Package(
         // keys loaded through OpenSSL, signed and verified with libsodium.
         .target(name: "Cryptography", dependencies: ["COpenSSL", "CSodium"], swiftSettings: wrapperSettings),
         .target(name: "JWT", dependencies: ["Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
+        // The one loopback-host predicate (`localhost`, 127.0.0.0/8, ::1), from the text alone; no dependencies.
+        .target(name: "LoopbackHost", swiftSettings: wrapperSettings),
+        // The one outbound HTTP client (libcurl) and URL rule ("https, or http only to a loopback host"); no Foundation.
+        .target(name: "OutboundHTTP", dependencies: ["CCurl", "LoopbackHost"], swiftSettings: wrapperSettings),
         // Third-party ID tokens (Sign in with Apple, Google): provider settings, the JWKS key cache, the verifier.
         .target(
-            name: "IdentityProviders", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
+            name: "IdentityProviders", dependencies: ["JWT", "Cryptography", "StrictJSON", "OutboundHTTP"],
+            swiftSettings: swiftSettings
         ),
         // Third-party tokens by configuration (`vendors.<name>`): templates, presets, parameters, signing; pure.
         .target(
@@ -77,7 +82,8 @@ let package = Package(
             swiftSettings: wrapperSettings
         ),
         // The PostgreSQL backend (libpq): shared by several instances; see DESIGN.md.
-        .target(name: "PostgresStore", dependencies: ["CLibPQ", "Store"], swiftSettings: wrapperSettings),
+        .target(
+            name: "PostgresStore", dependencies: ["CLibPQ", "Store", "LoopbackHost"], swiftSettings: wrapperSettings),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
         .target(name: "AuthAPI", swiftSettings: swiftSettings),
         .target(
@@ -87,7 +93,7 @@ let package = Package(
         .target(
             name: "TokenService",
             dependencies: [
-                "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl", "Cryptography", "StrictJSON",
+                "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "OutboundHTTP", "Cryptography", "StrictJSON",
                 "PrivateFiles", "IdentityProviders", "VendorTokens",
                 "PostgresStore", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
@@ -107,7 +113,7 @@ let package = Package(
             name: "tokenvend",
             dependencies: [
                 "TokenService", "TokenClient", "JWT", "StrictJSON", "Cryptography", "StructuredLogging",
-                "PrivateFiles",
+                "PrivateFiles", "OutboundHTTP", "LoopbackHost", "IdentityProviders",
                 "Store", "PostgresStore",
                 "AuthAPI",  // the wire types its client commands send and read
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -130,6 +136,9 @@ let package = Package(
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "LoopbackHost", "CCurl", "HTTPServerTesting"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "CryptographyTests", dependencies: ["Cryptography"], exclude: ["Wycheproof"],
             swiftSettings: swiftSettings),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
@@ -138,7 +147,10 @@ let package = Package(
         ),
         .testTarget(
             name: "IdentityProvidersTests",
-            dependencies: ["IdentityProviders", "IdentityProvidersTesting", "JWT", "Cryptography", "StrictJSON"],
+            dependencies: [
+                "IdentityProviders", "IdentityProvidersTesting", "JWT", "Cryptography", "StrictJSON",
+                "HTTPServerTesting",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "VendorTokensTests", dependencies: ["VendorTokens", "JWT", "StrictJSON", "Cryptography"],
@@ -193,7 +205,8 @@ let package = Package(
             name: "tokenvendTests",
             dependencies: [
                 "tokenvend", "TokenClient", "AuthAPI", "TokenServiceTesting", "TokenClientTesting", "HTTPServerTesting",
-                "PostgresTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PostgresTesting", "IdentityProviders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),

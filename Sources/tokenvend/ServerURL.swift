@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHost
 
 /// Parses and compares the `--url` of the client commands.
 enum ServerURL {
@@ -37,10 +38,12 @@ enum ServerURL {
         canonical(first) == canonical(second)
     }
 
-    /// A warning when `url` would carry passwords and tokens in clear text off this machine, else `nil`.
+    /// A warning when `url` would carry passwords and tokens in clear text off this machine, else `nil`: plain
+    /// `http` to a host that is not loopback by the outbound URL rule's predicate (`LoopbackHost`).
     static func insecureWarning(for url: URL) -> String? {
         guard url.scheme?.lowercased() == "http", let host = url.host()?.lowercased() else { return nil }
-        let loopback = host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let loopback = LoopbackHost.contains(bare)
         return loopback ? nil : "warning: \(host) is reached over plain http; credentials travel unencrypted"
     }
 
