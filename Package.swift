@@ -77,7 +77,10 @@ let package = Package(
             swiftSettings: wrapperSettings
         ),
         // The PostgreSQL backend (libpq): shared by several instances; see DESIGN.md.
-        .target(name: "PostgresStore", dependencies: ["CLibPQ", "Store"], swiftSettings: wrapperSettings),
+        .target(
+            name: "PostgresStore",
+            dependencies: ["CLibPQ", "Store", .product(name: "Configuration", package: "swift-configuration")],
+            swiftSettings: wrapperSettings),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
         .target(name: "AuthAPI", swiftSettings: swiftSettings),
         .target(

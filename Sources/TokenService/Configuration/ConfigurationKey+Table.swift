@@ -1,3 +1,4 @@
+import IdentityProviders
 import Logging
 
 extension ConfigurationKey {
@@ -69,8 +70,16 @@ extension ConfigurationKey {
             .init("identity.flowLifetimeSeconds", .integer(5...900)),
             .init("identity.maxPendingFlows", .integer(1...1_000_000)),
             .init("identity.maxPendingFlowsPerAddress", .integer(1...100_000)),
-            .init("identityProviders", .identityProviders),
-            .init("vendors", .vendors),
+            .init(
+                "identityProviders",
+                .section(
+                    example: IdentityProviderConfiguration.example,
+                    parse: ConfigurationSection.identityProviders)),
+            .init(
+                "vendors",
+                .section(
+                    example: #"{"chat":{"preset":"stream-chat","apiKey":"…","apiSecretFile":"…"}}"#,
+                    parse: ConfigurationSection.vendors)),
             .init("log.level", .choice(Logger.Level.allCases.map(\.rawValue))),
             .init("log.format", .choice(TokenServiceConfiguration.Log.Format.allCases.map(\.rawValue))),
             .init("log.healthChecks", .boolean),

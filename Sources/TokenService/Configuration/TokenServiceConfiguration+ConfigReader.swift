@@ -1,6 +1,7 @@
 package import Configuration
 import HTTPServer
 import Logging
+import PostgresStore
 import Store
 
 #if canImport(FoundationEssentials)
@@ -26,7 +27,7 @@ extension TokenServiceConfiguration {
         database = Store.Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)
         let cacheLifetime = reader.int(forKey: "database.statusCacheLifetimeMilliseconds")
         database.statusCacheLifetime = cacheLifetime.map { .milliseconds($0) } ?? database.statusCacheLifetime
-        postgres = Postgres(reader: reader.scoped(to: "database"))
+        postgres = PostgresStore.Configuration(reader: reader.scoped(to: "database"), defaults: Self.postgresDefaults)
         accessToken = AccessToken(reader: reader.scoped(to: "accessToken"))
         jwks.maxAgeSeconds = reader.int(forKey: "jwks.maxAgeSeconds") ?? jwks.maxAgeSeconds
         refreshToken = RefreshToken(reader: reader.scoped(to: "refreshToken"))
@@ -37,8 +38,7 @@ extension TokenServiceConfiguration {
         rateLimit = RateLimit(reader: reader.scoped(to: "rateLimit"))
         moss = try MossConfiguration(reader: reader.scoped(to: "moss"))
         stream = Stream(reader: reader.scoped(to: "stream"))
-        identity = try Identity(reader: reader)
-        vendors = try Self.vendors(reader: reader)
+        identity = Identity(reader: reader.scoped(to: "identity"))
         publicURL = reader.optionalString(forKey: "server.publicURL")
         log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
         log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format
@@ -95,17 +95,18 @@ extension TokenServiceConfiguration.AccessToken {
     }
 }
 
-extension TokenServiceConfiguration.Postgres {
+extension TokenServiceConfiguration.Identity {
+    /// The `identity.*` keys; the providers are the `identityProviders` section (``ConfigurationSection``).
     init(reader: ConfigReader) {
         self.init()
-        url = reader.optionalString(forKey: "url", isSecret: true).map(TokenServiceConfiguration.Secret.init)
-        poolSize = reader.int(forKey: "poolSize") ?? poolSize
-        connectTimeoutSeconds = reader.int(forKey: "connectTimeoutSeconds") ?? connectTimeoutSeconds
-        queryTimeoutMilliseconds = reader.int(forKey: "queryTimeoutMilliseconds") ?? queryTimeoutMilliseconds
-        lockTimeoutMilliseconds = reader.int(forKey: "lockTimeoutMilliseconds") ?? lockTimeoutMilliseconds
-        acquireTimeoutMilliseconds = reader.int(forKey: "acquireTimeoutMilliseconds") ?? acquireTimeoutMilliseconds
-        migrateOnStart = reader.bool(forKey: "migrateOnStart") ?? migrateOnStart
-        allowUnverifiedTLS = reader.bool(forKey: "allowUnverifiedTLS") ?? allowUnverifiedTLS
+        maxTokenAgeSeconds = reader.int(forKey: "maxTokenAgeSeconds") ?? maxTokenAgeSeconds
+        linkVerifiedEmail = reader.bool(forKey: "linkVerifiedEmail") ?? linkVerifiedEmail
+        trustedForLinking = reader.stringArray(forKey: "trustedForLinking") ?? trustedForLinking
+        requireServerNonce = reader.bool(forKey: "requireServerNonce") ?? requireServerNonce
+        maxPendingNonces = reader.int(forKey: "maxPendingNonces") ?? maxPendingNonces
+        flowLifetimeSeconds = reader.int(forKey: "flowLifetimeSeconds") ?? flowLifetimeSeconds
+        maxPendingFlows = reader.int(forKey: "maxPendingFlows") ?? maxPendingFlows
+        maxPendingFlowsPerAddress = reader.int(forKey: "maxPendingFlowsPerAddress") ?? maxPendingFlowsPerAddress
     }
 }
 
