@@ -117,18 +117,19 @@ import Testing
             case .secretFile: break
             case .publicURL: environment[key.environmentName] = "https://auth.example.com"
             case .url: environment[key.environmentName] = "https://moss.example/token"
-            case .keyList: environment[key.environmentName] = streamKeys
-            case .accessKeyList: environment[key.environmentName] = keys
             case .cidrList: environment[key.environmentName] = #"["10.0.0.0/8"]"#
             case .nameList: environment[key.environmentName] = #"["apple"]"#
             case .choice(let names): environment[key.environmentName] = names[0]
             case .section:
-                // Parsed by their modules, not read through the reader (IdentityProviderSectionTests,
-                // VendorConfigurationTests).
+                // Parsed by their owners, not read through the reader (IdentityProviderSectionTests,
+                // VendorConfigurationTests, AccessKeyConfigurationTests).
                 environment[key.environmentName] =
-                    key.path == "vendors"
-                    ? #"{"chat":{"preset":"stream-chat","apiKey":"key","apiSecret":"chat-\#(strongSecret)"}}"#
-                    : #"{"apple":{"preset":"apple","audiences":["com.example.app"]}}"#
+                    [
+                        "vendors":
+                            #"{"chat":{"preset":"stream-chat","apiKey":"key","apiSecret":"chat-\#(strongSecret)"}}"#,
+                        "identityProviders": #"{"apple":{"preset":"apple","audiences":["com.example.app"]}}"#,
+                        "accessToken.keys": keys, "stream.keys": streamKeys,
+                    ][key.path]
             }
         }
         environment["TOKENVEND_REFRESH_TOKEN_SECRET"] = nil

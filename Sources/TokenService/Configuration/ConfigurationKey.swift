@@ -23,9 +23,6 @@ struct ConfigurationKey {
         case secret
         case secretFile
         case url
-        case keyList
-        /// `accessToken.keys`: a key list whose members may also give `alg`, `state` and a private key.
-        case accessKeyList
         case cidrList
         /// A list of names (`identity.trustedForLinking`): a JSON list of non-empty strings without duplicates;
         /// may be empty. `null` (or an empty environment variable) keeps the default.
@@ -72,8 +69,7 @@ struct ConfigurationKey {
         return name
     }
 
-    /// The checked value of one layer as reader values: `path` → value, plus `path.secrets` for key lists and the
-    /// sibling's path for `…File` keys. `.null` gives nothing for required kinds (the component's default stays)
+    /// The checked value of one layer as reader values: `path` → value, and the sibling's path for `…File` keys. `.null` gives nothing for required kinds (the component's default stays)
     /// and an empty value for optional ones, so that it unsets what a lower layer gave. A section gives no reader
     /// value: the loader parses it (``ConfigurationSection``).
     /// - Throws: ``ConfigurationError/invalidValue`` naming the key and `source`.
@@ -101,25 +97,6 @@ struct ConfigurationKey {
             // `null` keeps the component's default (a list that has one); `[]` is an empty list.
             return isNull ? [] : one(.stringArray(try check.nameList(value)))
         case .section: return []
-        case .keyList:
-            let keys = isNull ? [] : try check.signingKeys(value)
-            return one(.stringArray(keys.map(\.kid)))
-                + [(path + ".secrets", ConfigValue(.stringArray(keys.map(\.secret.value)), isSecret: true))]
-        case .accessKeyList:
-            let keys = isNull ? [] : try check.accessKeys(value)
-            return one(.stringArray(keys.map(\.kid)))
-                + [
-                    (path + ".secrets", ConfigValue(.stringArray(keys.map(\.secret.value)), isSecret: true)),
-                    (path + ".algorithms", ConfigValue(.stringArray(keys.map(\.algorithm.rawValue)), isSecret: false)),
-                    (
-                        path + ".states",
-                        ConfigValue(.stringArray(keys.map { $0.state?.rawValue ?? "" }), isSecret: false)
-                    ),
-                    (
-                        path + ".privateKeys",
-                        ConfigValue(.stringArray(keys.map { $0.privateKey?.value ?? "" }), isSecret: true)
-                    ),
-                ]
         }
     }
 
@@ -140,26 +117,23 @@ struct ConfigurationKey {
             return trimmed.isEmpty ? .null : .string(raw)
         case .string, .url, .choice:
             return .string(trimmed)
-        case .keyList, .accessKeyList, .cidrList, .nameList, .section:
+        case .cidrList, .nameList, .section:
             if trimmed.isEmpty { return .null }
             do {
                 return try JSONParser.parse(Array(trimmed.utf8))
             } catch {
                 let reason: String
-                if case .nameList = kind {
-                    reason =
-                        #"expected a JSON list such as ["apple","google"], got "#
-                        + "\(JSONValue.string(raw).summary)"
-                } else if case .cidrList = kind {
+                switch kind {
+                case .nameList:
+                    reason = #"expected a JSON list such as ["apple","google"], got "# + JSONValue.string(raw).summary
+                case .section(let example, _):
+                    // The text may hold secrets: never echo it or the parser's excerpt of it.
+                    let shape = example.hasPrefix("[") ? "list" : "object"
+                    reason = "expected a JSON \(shape) such as \(example), got text that is not JSON"
+                default:
                     reason =
                         #"expected a JSON list such as ["10.0.0.0/8","2001:db8::/32"], got "#
-                        + "\(JSONValue.string(raw).summary)"
-                } else if case .section(let example, _) = kind {
-                    // The text may hold secrets: never echo it.
-                    reason = "expected a JSON object such as \(example), got text that is not JSON"
-                } else {
-                    // The text holds secrets: never echo it or the parser's excerpt of it.
-                    reason = #"expected a JSON list such as [{"kid":"k1","secret":"..."}], got text that is not JSON"#
+                        + JSONValue.string(raw).summary
                 }
                 throw .invalidValue(key: path, source: source, reason: reason)
             }

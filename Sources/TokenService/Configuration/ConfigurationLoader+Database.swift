@@ -1,4 +1,4 @@
-public import PostgresStore
+import PostgresStore
 import Store
 import StrictJSON
 

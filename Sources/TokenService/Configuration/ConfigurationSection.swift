@@ -1,8 +1,8 @@
 import IdentityProviders
 import StrictJSON
 
-/// A whole section of the configuration whose member names are the operator's (`identityProviders`, `vendors`),
-/// parsed by the module that owns it: the loader hands the section's JSON value (from each layer that gives it) to
+/// A structured value of the configuration (`identityProviders`, `vendors`, whose member names are the operator's,
+/// and the key lists `accessToken.keys` and `stream.keys`), parsed by the module that owns it: the loader hands the section's JSON value (from each layer that gives it) to
 /// its key's `parse` once, and the highest layer's result replaces the whole section of the configuration.
 /// `null` (or an empty environment variable) unsets the section.
 struct ConfigurationSection: Sendable {
@@ -54,4 +54,18 @@ extension ConfigurationValueCheck {
 struct SecretFileFailure: Error, CustomStringConvertible {
     let reason: String
     var description: String { reason }
+}
+
+extension ConfigurationSection {
+    /// `accessToken.keys`: a key list whose members may also give `alg`, `state` and a private key.
+    static func accessKeys(_ value: JSONValue, check: ConfigurationValueCheck) throws(ConfigurationError) -> Self {
+        let keys = value == .null ? [] : try check.accessKeys(value)
+        return ConfigurationSection { $0.accessToken.keys = keys }
+    }
+
+    /// `stream.keys`: `[{"kid", "secret" | "secretFile"}]`.
+    static func streamKeys(_ value: JSONValue, check: ConfigurationValueCheck) throws(ConfigurationError) -> Self {
+        let keys = value == .null ? [] : try check.signingKeys(value)
+        return ConfigurationSection { $0.stream.keys = keys }
+    }
 }

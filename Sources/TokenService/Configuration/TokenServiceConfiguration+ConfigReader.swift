@@ -52,35 +52,6 @@ extension ConfigReader {
         guard let text = string(forKey: key, isSecret: isSecret), !text.isEmpty else { return nil }
         return text
     }
-
-    /// A key list (`keys` with its secrets under `keys.secrets`), as stored by ``ConfigurationKey/values(_:source:)``.
-    func signingKeys(forKey key: ConfigKey) -> [TokenServiceConfiguration.SigningKey]? {
-        guard let kids = stringArray(forKey: key) else { return nil }
-        let secrets = stringArray(forKey: ConfigKey(key.components + ["secrets"]), isSecret: true) ?? []
-        return zip(kids, secrets).map { .init(kid: $0, secret: .init($1)) }
-    }
-
-    /// An access-token key list: ``signingKeys(forKey:)`` plus `keys.algorithms`, `keys.states` and
-    /// `keys.privateKeys`, as stored by ``ConfigurationKey/values(_:source:)`` (an empty string is "not given").
-    func accessKeys(forKey key: ConfigKey) -> [TokenServiceConfiguration.SigningKey]? {
-        guard var keys = signingKeys(forKey: key) else { return nil }
-        let algorithms = stringArray(forKey: ConfigKey(key.components + ["algorithms"])) ?? []
-        let states = stringArray(forKey: ConfigKey(key.components + ["states"])) ?? []
-        let privateKeys = stringArray(forKey: ConfigKey(key.components + ["privateKeys"]), isSecret: true) ?? []
-        for index in keys.indices {
-            if index < algorithms.count,
-                let algorithm = TokenServiceConfiguration.SigningKey.Algorithm(
-                    rawValue: algorithms[index])
-            {
-                keys[index].algorithm = algorithm
-            }
-            if index < states.count { keys[index].state = .init(rawValue: states[index]) }
-            if index < privateKeys.count, !privateKeys[index].isEmpty {
-                keys[index].privateKey = .init(privateKeys[index])
-            }
-        }
-        return keys
-    }
 }
 
 extension TokenServiceConfiguration.AccessToken {
@@ -90,7 +61,6 @@ extension TokenServiceConfiguration.AccessToken {
         audience = reader.string(forKey: "audience") ?? audience
         ttlSeconds = reader.int(forKey: "ttlSeconds") ?? ttlSeconds
         leewaySeconds = reader.int(forKey: "leewaySeconds") ?? leewaySeconds
-        keys = reader.accessKeys(forKey: "keys") ?? keys
         activeKid = reader.optionalString(forKey: "activeKid")
     }
 }
@@ -143,7 +113,6 @@ extension TokenServiceConfiguration.RateLimit {
 extension TokenServiceConfiguration.Stream {
     init(reader: ConfigReader) {
         self.init()
-        keys = reader.signingKeys(forKey: "keys") ?? keys
         activeKid = reader.optionalString(forKey: "activeKid")
         ttlSeconds = reader.int(forKey: "ttlSeconds") ?? ttlSeconds
         emailCustomerId = reader.bool(forKey: "emailCustomerId") ?? emailCustomerId
