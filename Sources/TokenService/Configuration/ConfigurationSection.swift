@@ -26,8 +26,9 @@ struct ConfigurationSection: Sendable {
             let key = error.path.isEmpty ? check.key : "\(check.key).\(error.path)"
             switch error {
             case .unknownMember(let path, let allowed):
-                let entryKey = String(key.dropLast(path.split(separator: ".").last.map { $0.count + 1 } ?? 0))
-                let unknown = String(path.split(separator: ".").last ?? "")
+                let components = path.split(separator: ".").map(String.init)
+                let entryKey = ([check.key] + components.dropLast()).joined(separator: ".")
+                let unknown = components.last ?? ""
                 let closest = ConfigurationKey.closest(to: unknown.lowercased(), in: allowed) { $0.lowercased() }
                 throw .unknownKey(key: key, source: check.source, suggestion: closest.map { "\(entryKey).\($0)" })
             case .invalid(_, let reason):
