@@ -83,7 +83,11 @@ let package = Package(
         ),
         // The PostgreSQL backend (libpq): shared by several instances; see DESIGN.md.
         .target(
-            name: "PostgresStore", dependencies: ["CLibPQ", "Store", "LoopbackHost"], swiftSettings: wrapperSettings),
+            name: "PostgresStore",
+            dependencies: [
+                "CLibPQ", "Store", "LoopbackHost", .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            swiftSettings: wrapperSettings),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
         .target(name: "AuthAPI", swiftSettings: swiftSettings),
         .target(

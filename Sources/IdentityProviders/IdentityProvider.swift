@@ -78,18 +78,17 @@ public struct IdentityProvider: Sendable, Equatable {
     /// - Parameters:
     ///   - name: Default: `"apple"`.
     ///   - audiences: The app's bundle id (and the Services ID for the web); at least one.
-    ///   - jwksURL: Default: Apple's key URL (tests point it at a loopback server).
+    ///   - jwksURL: Default (`nil`): Apple's key URL (tests point it at a loopback server).
     ///   - maxTokenAge: Default: 10 minutes.
     /// - Throws: `IdentityProviderError` as `init`.
     public static func apple(
         name: String = "apple",
         audiences: [String],
-        jwksURL: String = "https://appleid.apple.com/auth/keys",
+        jwksURL: String? = nil,
         maxTokenAge: Duration = IdentityProvider.defaultMaxTokenAge
     ) throws(IdentityProviderError) -> IdentityProvider {
         try IdentityProvider(
-            name: name, issuers: ["https://appleid.apple.com"], jwksURL: jwksURL, audiences: audiences,
-            nonce: .sha256, algorithms: [.rs256], maxTokenAge: maxTokenAge)
+            name: name, preset: .apple, audiences: audiences, jwksURL: jwksURL, maxTokenAge: maxTokenAge)
     }
 
     /// Google: issuers `https://accounts.google.com` and `accounts.google.com`, keys
@@ -98,18 +97,40 @@ public struct IdentityProvider: Sendable, Equatable {
     /// - Parameters:
     ///   - name: Default: `"google"`.
     ///   - audiences: The OAuth client ids of the apps (iOS, Android, web); at least one.
-    ///   - jwksURL: Default: Google's key URL.
+    ///   - jwksURL: Default (`nil`): Google's key URL.
     ///   - maxTokenAge: Default: 10 minutes.
     /// - Throws: `IdentityProviderError` as `init`.
     public static func google(
         name: String = "google",
         audiences: [String],
-        jwksURL: String = "https://www.googleapis.com/oauth2/v3/certs",
+        jwksURL: String? = nil,
         maxTokenAge: Duration = IdentityProvider.defaultMaxTokenAge
     ) throws(IdentityProviderError) -> IdentityProvider {
         try IdentityProvider(
-            name: name, issuers: ["https://accounts.google.com", "accounts.google.com"], jwksURL: jwksURL,
-            audiences: audiences, nonce: .raw, algorithms: [.rs256], maxTokenAge: maxTokenAge)
+            name: name, preset: .google, audiences: audiences, jwksURL: jwksURL, maxTokenAge: maxTokenAge)
+    }
+
+    /// A provider from `preset`'s values (``IdentityProviderPreset/defaults``).
+    ///
+    /// - Parameters:
+    ///   - jwksURL: Default (`nil`): the preset's key URL.
+    /// - Throws: `IdentityProviderError` as `init`, e.g. `.noIssuers` for a browser-only preset (GitHub).
+    public init(
+        name: String, preset: IdentityProviderPreset, audiences: [String], jwksURL: String? = nil,
+        maxTokenAge: Duration = IdentityProvider.defaultMaxTokenAge
+    ) throws(IdentityProviderError) {
+        let defaults = preset.defaults
+        try self.init(
+            name: name, issuers: defaults.issuers, jwksURL: jwksURL ?? defaults.jwksURL ?? "", audiences: audiences,
+            nonce: defaults.nonce, algorithms: Set(defaults.algorithms), maxTokenAge: maxTokenAge)
+    }
+
+    /// The same provider accepting tokens up to `maxTokenAge` old (`identity.maxTokenAgeSeconds`).
+    /// - Throws: `.nonPositiveMaxTokenAge` when it is not positive.
+    public func withMaxTokenAge(_ maxTokenAge: Duration) throws(IdentityProviderError) -> IdentityProvider {
+        try IdentityProvider(
+            name: name, issuers: issuers, jwksURL: jwksURL, audiences: audiences, nonce: nonce, algorithms: algorithms,
+            maxTokenAge: maxTokenAge)
     }
 }
 

@@ -35,14 +35,21 @@ extension PostgresStore {
         /// database with pending migrations fails with `.misuse` naming `tokenvend db migrate`. Either way a
         /// current schema is opened without a lock and without `CREATE`. Default: true.
         public var migrate: Bool
+        /// Whether a `url` that reaches a server beyond this host (not a socket, `localhost` or a loopback address)
+        /// may leave the server's certificate unchecked (an `sslmode` other than `verify-full` or `verify-ca`, or
+        /// none). The store does not read it: tokenvend's loader and `tokenvend db copy` refuse such a URL unless
+        /// it is true, since anyone on the path could read the password and every token hash, or answer in the
+        /// database's place. Default: false.
+        public var allowUnverifiedTLS: Bool
 
         /// Creates a configuration; see the properties for the defaults.
         public init(
             url: String, poolSize: Int = 8, connectTimeout: Duration = .seconds(5),
             queryTimeout: Duration = .seconds(5),
             lockTimeout: Duration = .seconds(2), acquireTimeout: Duration = .seconds(2), clock: Clock = .database,
-            statusCacheLifetime: Duration = .seconds(1), migrate: Bool = true
+            statusCacheLifetime: Duration = .seconds(1), migrate: Bool = true, allowUnverifiedTLS: Bool = false
         ) {
+            self.allowUnverifiedTLS = allowUnverifiedTLS
             self.url = url
             self.poolSize = poolSize
             self.connectTimeout = connectTimeout
@@ -77,13 +84,20 @@ extension PostgresStore {
 }
 
 extension PostgresStore.Configuration: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The URL without its password or query, a placeholder when it does not parse; nil when it is empty (no
+    /// PostgreSQL database is configured).
+    public var redactedURL: String? {
+        guard !url.isEmpty else { return nil }
+        return (try? PostgresURL(url).redacted) ?? "postgres://(invalid URL)"
+    }
+
     /// The settings with the URL redacted (never its password).
     public var description: String {
-        let shown = (try? PostgresURL(url).redacted) ?? "(invalid URL)"
         return """
-            PostgresStore.Configuration(url: \(shown), poolSize: \(poolSize), connectTimeout: \(connectTimeout), \
-            queryTimeout: \(queryTimeout), lockTimeout: \(lockTimeout), acquireTimeout: \(acquireTimeout), \
-            clock: \(clock), statusCacheLifetime: \(statusCacheLifetime), migrate: \(migrate))
+            PostgresStore.Configuration(url: \(redactedURL ?? "none"), poolSize: \(poolSize), \
+            connectTimeout: \(connectTimeout), queryTimeout: \(queryTimeout), lockTimeout: \(lockTimeout), \
+            acquireTimeout: \(acquireTimeout), clock: \(clock), statusCacheLifetime: \(statusCacheLifetime), \
+            migrate: \(migrate), allowUnverifiedTLS: \(allowUnverifiedTLS))
             """
     }
 

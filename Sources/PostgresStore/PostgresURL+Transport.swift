@@ -71,4 +71,20 @@ extension PostgresURL {
     static func isLoopbackAddress(_ text: String) -> Bool {
         LoopbackHost.isLoopbackAddress(text)
     }
+
+    /// Why this URL may not be used unless `database.allowUnverifiedTLS` is true, or nil when it may: it reaches a
+    /// server beyond this host (``reachesServerOnlyLocally(environment:)``) and libpq would not check that
+    /// server's certificate (``verifiesServerCertificate(environment:)``). Names the host and the `sslmode`, never
+    /// the password.
+    /// - Parameter environment: the process environment (libpq's `PGHOST`, `PGHOSTADDR`, `PGSSLMODE`, `PGSERVICE`).
+    public func unverifiedTLSReason(environment: [String: String]) -> String? {
+        guard !reachesServerOnlyLocally(environment: environment), !verifiesServerCertificate(environment: environment)
+        else { return nil }
+        let host = self.host.map { "host \($0)" } ?? "a host given outside the URL"
+        let mode = sslMode.map { "sslmode=\($0)" } ?? "no sslmode (libpq's default, prefer)"
+        return "names \(host), not this machine, with \(mode): the server's certificate is not checked, so anyone "
+            + "on the network path could read the password and the data or pose as the database; use "
+            + "sslmode=verify-full (with the server's CA in sslrootcert), or set database.allowUnverifiedTLS to true "
+            + "on a private network"
+    }
 }

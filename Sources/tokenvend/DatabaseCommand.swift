@@ -139,14 +139,15 @@ extension DatabaseCommand {
         ) throws(StoreMaintenance.Failure) -> PostgresStore.Configuration {
             var settings = configuration.postgres
             if let to {
-                settings.url = .init(to)
+                settings.url = to
             } else if let toFile {
                 guard let data = FileManager.default.contents(atPath: toFile),
                     let text = String(data: data, encoding: .utf8)
                 else { throw .usage("cannot read --to-file \(toFile)") }
-                settings.url = .init(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                settings.url = text.trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            guard let url = settings.url?.value else {
+            let url = settings.url
+            guard !url.isEmpty else {
                 throw .usage("no target: give --to-file PATH (or --to URL), or configure database.url")
             }
             let parsed: PostgresURL
@@ -156,8 +157,7 @@ extension DatabaseCommand {
                 throw .usage("the target is not a PostgreSQL URL (postgres://user@host:port/database)")
             }
             if !settings.allowUnverifiedTLS,
-                let reason = ConfigurationLoader.unverifiedTLSReason(
-                    parsed, environment: ProcessInfo.processInfo.environment)
+                let reason = parsed.unverifiedTLSReason(environment: ProcessInfo.processInfo.environment)
             {
                 throw .usage("the target \(reason)")
             }

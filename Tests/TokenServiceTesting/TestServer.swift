@@ -135,7 +135,7 @@ public final class TestServer: Sendable {
         -> any StoreBackend
     {
         guard callersClock,
-            var postgres = configuration.postgres.store(statusCacheLifetime: configuration.database.statusCacheLifetime)
+            var postgres = StoreOpener.postgresConfiguration(configuration)
         else { return try await StoreOpener.open(configuration) }
         postgres.clock = .caller
         return try await PostgresStore(configuration: postgres)

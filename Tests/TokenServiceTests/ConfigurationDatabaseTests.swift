@@ -18,7 +18,7 @@ import Testing
     func urlSelectsPostgres() throws {
         let fixture = try ConfigurationFixture()
         let sqlite = try fixture.resolve()
-        #expect(sqlite.postgres.url == nil)
+        #expect(sqlite.postgres.url.isEmpty)
         #expect(StoreOpener.postgresConfiguration(sqlite) == nil)
         let configuration = try fixture.resolve(environment: ["TOKENVEND_DATABASE_URL": Self.url])
         let store = try #require(StoreOpener.postgresConfiguration(configuration))
@@ -87,7 +87,7 @@ import Testing
         let fixture = try ConfigurationFixture()
         let path = try fixture.write("database_url", Self.url + "\n")
         let configuration = try fixture.resolve(environment: ["TOKENVEND_DATABASE_URL_FILE": path])
-        #expect(configuration.postgres.url?.value == Self.url)
+        #expect(configuration.postgres.url == Self.url)
         #expect(
             fixture.error(environment: ["TOKENVEND_DATABASE_URL_FILE": fixture.folder + "/missing"])?.description
                 == "database.urlFile (TOKENVEND_DATABASE_URL_FILE): cannot read secret file \"\(fixture.folder)/missing\": no such file"
@@ -136,10 +136,10 @@ import Testing
         let fixture = try ConfigurationFixture()
         let file = try fixture.write("c.json", #"{"database": {"path": null}}"#)
         let fromFile = try fixture.resolve(file: file, environment: ["TOKENVEND_DATABASE_URL": Self.url])
-        #expect(fromFile.postgres.url?.value == Self.url)
+        #expect(fromFile.postgres.url == Self.url)
         let cleared = try fixture.resolve(
             environment: ["TOKENVEND_DATABASE_URL": Self.url, "TOKENVEND_DATABASE_PATH": ""])
-        #expect(cleared.postgres.url?.value == Self.url)
+        #expect(cleared.postgres.url == Self.url)
         // database.path keeps its default when no URL is given.
         #expect(
             try fixture.resolve(environment: ["TOKENVEND_DATABASE_PATH": ""]).database.path == "data/tokenvend.sqlite")
@@ -203,9 +203,9 @@ import Testing
             "TOKENVEND_DATABASE_URL": url, "TOKENVEND_DATABASE_ALLOW_UNVERIFIED_TLS": "true",
         ])
         #expect(environment.postgres.allowUnverifiedTLS)
-        #expect(environment.postgres.url?.value == url)
+        #expect(environment.postgres.url == url)
         let file = try fixture.write("c.json", #"{"database": {"url": "\#(url)", "allowUnverifiedTLS": true}}"#)
-        #expect(try fixture.resolve(file: file).postgres.url?.value == url)
+        #expect(try fixture.resolve(file: file).postgres.url == url)
         // An explicit false is the default's refusal.
         let refused = fixture.error(environment: [
             "TOKENVEND_DATABASE_URL": url, "TOKENVEND_DATABASE_ALLOW_UNVERIFIED_TLS": "false",
@@ -224,7 +224,7 @@ import Testing
         ])
     func verifiedOrLocalStarts(url: String) throws {
         let fixture = try ConfigurationFixture()
-        #expect(try fixture.resolve(environment: ["TOKENVEND_DATABASE_URL": url]).postgres.url?.value == url)
+        #expect(try fixture.resolve(environment: ["TOKENVEND_DATABASE_URL": url]).postgres.url == url)
     }
 
     @Test("what the URL leaves out is decided with libpq's PGHOST and PGSSLMODE, as libpq will connect")
@@ -237,11 +237,12 @@ import Testing
                 "database.url (TOKENVEND_DATABASE_URL): names a host given outside the URL, not this machine, with no "
                     + "sslmode (libpq's default, prefer): ") == true)
         #expect(
-            try fixture.resolve(environment: ["TOKENVEND_DATABASE_URL": bare, "PGHOST": "/tmp"]).postgres.url != nil)
+            !(try fixture.resolve(environment: ["TOKENVEND_DATABASE_URL": bare, "PGHOST": "/tmp"]).postgres.url.isEmpty)
+        )
         let verified = try fixture.resolve(environment: [
             "TOKENVEND_DATABASE_URL": bare, "PGHOST": "db.example", "PGSSLMODE": "verify-full",
         ])
-        #expect(verified.postgres.url?.value == bare)
+        #expect(verified.postgres.url == bare)
     }
 
     @Test("the configuration's description never shows the URL's password")
@@ -285,7 +286,7 @@ import Testing
         environment["TOKENVEND_DATABASE_PATH"] = ""
         let loaded = try ConfigurationLoader.load(environment: environment, defaultConfigPath: fixture.noFile)
         #expect(loaded.notes.isEmpty)
-        #expect(loaded.configuration.postgres.url?.value == Self.url)
+        #expect(loaded.configuration.postgres.url == Self.url)
         #expect(loaded.configuration.accessToken.activeKey?.kid == "k1")
         #expect(loaded.configuration.refreshToken.secret?.value == otherStrongSecret)
     }

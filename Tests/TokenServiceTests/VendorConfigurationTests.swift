@@ -88,8 +88,8 @@ import Testing
         let json = #"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecretFile": "\#(path)"}}"#
         let vendors = try fixture.resolve(environment: ["TOKENVEND_VENDORS": json]).vendors
         #expect(vendors.map(\.name) == ["chat"])
-        #expect(vendors.first?.entry["apiSecret"]?.stringValue == Self.secret)
-        #expect(vendors.first?.entry["apiSecretFile"] == nil)
+        #expect(vendors.first?.resolved["apiSecret"]?.stringValue == Self.secret)
+        #expect(vendors.first?.resolved["apiSecretFile"] == nil)
         #expect(vendors.first?.description == "VendorSettings(chat, preset: stream-chat)")
         let missing = #"{"chat": {"preset": "stream-chat", "apiKey": "k", "apiSecretFile": "\#(path).gone"}}"#
         let error = try #require(fixture.error(environment: ["TOKENVEND_VENDORS": missing])).description

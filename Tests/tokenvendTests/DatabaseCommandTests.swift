@@ -183,7 +183,7 @@ struct DatabaseCommandTests {
 
             // The same keys on PostgreSQL: Ada's refresh token, issued on SQLite, rotates there.
             var configuration = sqlite.configuration
-            configuration.postgres.url = .init(schema.url)
+            configuration.postgres.url = schema.url
             let postgres = try await TokenServer.open(configuration: configuration, logger: .init(label: "copy"))
             let refreshed = await postgres.respond(
                 method: .post, target: "/auth/refresh",

@@ -37,14 +37,24 @@ struct IdentitySignIn: Sendable {
         ProviderKeyCache(fetcher: fetcher, onEvent: { event in Self.log(event, logger: logger) })
     }
 
-    /// The verifiers of `configuration` over the shared key cache `keys`.
+    /// The verifiers of `configuration` over the shared key cache `keys`, each provider at
+    /// `identity.maxTokenAgeSeconds`.
+    /// - Throws: `ConfigurationError.invalidValue` naming the provider when its provider is refused (only a
+    ///   configuration built by hand, with a non-positive token age, can fail here).
     init(
         configuration: TokenServiceConfiguration.Identity, store: any IdentityStoring, keys: ProviderKeyCache
     ) throws(ConfigurationError) {
         var verifiers: [String: IDTokenVerifier] = [:]
-        for settings in configuration.providers where settings.isNative {
-            let provider = try Self.provider(settings, maxTokenAgeSeconds: configuration.maxTokenAgeSeconds)
-            verifiers[settings.name] = IDTokenVerifier(provider: provider, keys: keys)
+        var tenants: [String: String] = [:]
+        for configured in configuration.providers {
+            tenants[configured.name] = configured.tenant
+            guard let native = configured.native else { continue }
+            do {
+                let provider = try native.withMaxTokenAge(.seconds(configuration.maxTokenAgeSeconds))
+                verifiers[configured.name] = IDTokenVerifier(provider: provider, keys: keys)
+            } catch {
+                throw .invalidValue(key: "identityProviders.\(configured.name)", source: "", reason: "\(error)")
+            }
         }
         self.verifiers = verifiers
         self.store = store
@@ -52,32 +62,7 @@ struct IdentitySignIn: Sendable {
         trustedForLinking = Set(configuration.trustedForLinking)
         requireServerNonce = configuration.requireServerNonce
         maxPendingNonces = configuration.maxPendingNonces
-        var tenants: [String: String] = [:]
-        for settings in configuration.providers {
-            tenants[settings.name] = settings.tenant
-        }
         self.tenants = tenants
-    }
-
-    /// The verification settings of one configured provider.
-    static func provider(
-        _ settings: TokenServiceConfiguration.IdentityProviderSettings, maxTokenAgeSeconds: Int
-    ) throws(ConfigurationError) -> IdentityProvider {
-        let nonce: NonceMode =
-            switch settings.nonce {
-            case .sha256: .sha256
-            case .raw: .raw
-            case .rawOrSHA256: .rawOrSHA256
-            }
-        let algorithms = Set(settings.algorithms.compactMap(JWTAlgorithm.init(rawValue:)))
-        do {
-            return try IdentityProvider(
-                name: settings.name, issuers: settings.issuers, jwksURL: settings.jwksURL,
-                audiences: settings.audiences, nonce: nonce, algorithms: algorithms,
-                maxTokenAge: .seconds(maxTokenAgeSeconds))
-        } catch {
-            throw .invalidValue(key: "identityProviders.\(settings.name)", source: "", reason: "\(error)")
-        }
     }
 
     /// One log line per key fetch: `info` when keys were installed, `warning` when a fetch failed.

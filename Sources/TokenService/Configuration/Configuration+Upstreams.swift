@@ -15,6 +15,9 @@ extension TokenServiceConfiguration {
         /// every unverified email, `registered` is the user id. An id set with `users set-customer-id` wins
         /// either way. Default: false.
         public var emailCustomerId: Bool = false
+        /// The `bloomreach-stream` preset entry the loader compiles from these keys
+        /// (``ConfigurationLoader/compileStream(_:)``); nil without keys.
+        public var vendor: VendorSettings?
 
         /// The defaults.
         public init() {}

@@ -1,4 +1,5 @@
 public import HTTPServer
+public import PostgresStore
 public import Store
 
 /// Everything `tokenvend serve` can be configured with, one nested struct per section of the configuration file.
@@ -16,9 +17,10 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     public var server: HTTPServer.Configuration = TokenServiceConfiguration.serverDefaults
     /// Where the SQLite database lives (`database.*`): the store's own configuration, read by its `init(reader:)`.
     public var database: Store.Database.Configuration = TokenServiceConfiguration.databaseDefaults
-    /// The PostgreSQL database several instances share (`database.url`, `database.urlFile`, the pool keys);
-    /// its `url` is nil (the default) for SQLite.
-    public var postgres: Postgres = Postgres()
+    /// The PostgreSQL database several instances share (`database.url`, `database.urlFile`, the pool keys,
+    /// `database.allowUnverifiedTLS`): the store's own configuration, read by its `init(reader:)`. Its `url` is
+    /// empty (the default) for SQLite; `database.url` and `database.path` exclude each other.
+    public var postgres: PostgresStore.Configuration = TokenServiceConfiguration.postgresDefaults
     /// Access-token issuing and verification (`accessToken.*`).
     public var accessToken: AccessToken = AccessToken()
     /// The published key set (`jwks.*`).
@@ -61,4 +63,7 @@ extension TokenServiceConfiguration {
     /// The store's defaults as tokenvend serves: the database at `data/tokenvend.sqlite`, relative to the working
     /// directory (`database.path`; its folder is created 0700 when missing, and development keys are stored in it).
     public static let databaseDefaults = Store.Database.Configuration(path: "data/tokenvend.sqlite")
+
+    /// PostgreSQL's defaults as tokenvend serves: the store's, without a URL (SQLite is used).
+    public static let postgresDefaults = PostgresStore.Configuration(url: "")
 }

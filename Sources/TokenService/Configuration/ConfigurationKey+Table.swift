@@ -1,9 +1,11 @@
+import IdentityProviders
 import Logging
 
 extension ConfigurationKey {
     /// Every key the configuration knows, in file order. Ranges here are the documented bounds.
     static var all: [ConfigurationKey] {
         let day = 86_400
+        let keyList = #"[{"kid":"k1","secret":"..."}]"#
         return [
             .init("server.host", .string),
             .init("server.port", .integer(0...65_535)),
@@ -34,7 +36,7 @@ extension ConfigurationKey {
             .init("accessToken.audience", .string),
             .init("accessToken.ttlSeconds", .integer(1...day)),
             .init("accessToken.leewaySeconds", .integer(0...300)),
-            .init("accessToken.keys", .accessKeyList),
+            .init("accessToken.keys", .section(example: keyList, parse: ConfigurationSection.accessKeys)),
             .init("accessToken.activeKid", .optionalString),
             .init("jwks.maxAgeSeconds", .integer(0...(7 * day))),
             .init("refreshToken.ttlSeconds", .integer(60...(366 * day))),
@@ -57,7 +59,7 @@ extension ConfigurationKey {
             .init("moss.projectKey", .secret),
             .init("moss.projectKeyFile", .secretFile),
             .init("moss.authURL", .url),
-            .init("stream.keys", .keyList),
+            .init("stream.keys", .section(example: keyList, parse: ConfigurationSection.streamKeys)),
             .init("stream.activeKid", .optionalString),
             .init("stream.ttlSeconds", .integer(1...day)),
             .init("stream.emailCustomerId", .boolean),
@@ -69,8 +71,16 @@ extension ConfigurationKey {
             .init("identity.flowLifetimeSeconds", .integer(5...900)),
             .init("identity.maxPendingFlows", .integer(1...1_000_000)),
             .init("identity.maxPendingFlowsPerAddress", .integer(1...100_000)),
-            .init("identityProviders", .identityProviders),
-            .init("vendors", .vendors),
+            .init(
+                "identityProviders",
+                .section(
+                    example: IdentityProviderConfiguration.example,
+                    parse: ConfigurationSection.identityProviders)),
+            .init(
+                "vendors",
+                .section(
+                    example: #"{"chat":{"preset":"stream-chat","apiKey":"…","apiSecretFile":"…"}}"#,
+                    parse: ConfigurationSection.vendors)),
             .init("log.level", .choice(Logger.Level.allCases.map(\.rawValue))),
             .init("log.format", .choice(TokenServiceConfiguration.Log.Format.allCases.map(\.rawValue))),
             .init("log.healthChecks", .boolean),

@@ -1,5 +1,6 @@
 import Configuration
 import HTTPServer
+import StrictJSON
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -22,18 +23,14 @@ struct ConfigurationKey {
         case secret
         case secretFile
         case url
-        case keyList
-        /// `accessToken.keys`: a key list whose members may also give `alg`, `state` and a private key.
-        case accessKeyList
         case cidrList
         /// A list of names (`identity.trustedForLinking`): a JSON list of non-empty strings without duplicates;
         /// may be empty. `null` (or an empty environment variable) keeps the default.
         case nameList
         case choice([String])
-        /// `identityProviders`: a whole section, an object of named providers (a JSON object in the environment).
-        case identityProviders
-        /// `vendors`: a whole section, an object of named vendor templates (a JSON object in the environment).
-        case vendors
+        /// A whole section whose member names are the operator's (`identityProviders`, `vendors`): a JSON object
+        /// in the environment, such as `example`, parsed by the module that owns it (``ConfigurationSection``).
+        case section(example: String, parse: ConfigurationSection.Parse)
         /// `server.publicURL`: an absolute https URL (http only to loopback) without query or fragment; optional.
         case publicURL
     }
@@ -72,11 +69,11 @@ struct ConfigurationKey {
         return name
     }
 
-    /// The checked value of one layer as reader values: `path` → value, plus `path.secrets` for key lists and the
-    /// sibling's path for `…File` keys. `.null` gives nothing for required kinds (the component's default stays)
-    /// and an empty value for optional ones, so that it unsets what a lower layer gave.
+    /// The checked value of one layer as reader values: `path` → value, and the sibling's path for `…File` keys. `.null` gives nothing for required kinds (the component's default stays)
+    /// and an empty value for optional ones, so that it unsets what a lower layer gave. A section gives no reader
+    /// value: the loader parses it (``ConfigurationSection``).
     /// - Throws: ``ConfigurationError/invalidValue`` naming the key and `source`.
-    func values(_ value: ConfigurationValue, source: String) throws(ConfigurationError) -> [(String, ConfigValue)] {
+    func values(_ value: JSONValue, source: String) throws(ConfigurationError) -> [(String, ConfigValue)] {
         let check = ConfigurationValueCheck(key: path, source: source)
         func one(_ content: ConfigContent, secret: Bool = false) -> [(String, ConfigValue)] {
             [(path, ConfigValue(content, isSecret: secret))]
@@ -99,39 +96,17 @@ struct ConfigurationKey {
         case .nameList:
             // `null` keeps the component's default (a list that has one); `[]` is an empty list.
             return isNull ? [] : one(.stringArray(try check.nameList(value)))
-        case .identityProviders:
-            return Self.identityProviderValues(isNull ? [] : try check.identityProviders(value), path: path)
-        case .vendors:
-            return Self.vendorValues(isNull ? [] : try check.vendors(value), path: path)
-        case .keyList:
-            let keys = isNull ? [] : try check.signingKeys(value)
-            return one(.stringArray(keys.map(\.kid)))
-                + [(path + ".secrets", ConfigValue(.stringArray(keys.map(\.secret.value)), isSecret: true))]
-        case .accessKeyList:
-            let keys = isNull ? [] : try check.accessKeys(value)
-            return one(.stringArray(keys.map(\.kid)))
-                + [
-                    (path + ".secrets", ConfigValue(.stringArray(keys.map(\.secret.value)), isSecret: true)),
-                    (path + ".algorithms", ConfigValue(.stringArray(keys.map(\.algorithm.rawValue)), isSecret: false)),
-                    (
-                        path + ".states",
-                        ConfigValue(.stringArray(keys.map { $0.state?.rawValue ?? "" }), isSecret: false)
-                    ),
-                    (
-                        path + ".privateKeys",
-                        ConfigValue(.stringArray(keys.map { $0.privateKey?.value ?? "" }), isSecret: true)
-                    ),
-                ]
+        case .section: return []
         }
     }
 
     /// Turns an environment string into a value of this key's type. A string that does not parse is passed on
     /// as a string, so the type check reports it with the usual message. An empty string unsets optional keys.
-    func environmentValue(_ raw: String, source: String) throws(ConfigurationError) -> ConfigurationValue {
+    func environmentValue(_ raw: String, source: String) throws(ConfigurationError) -> JSONValue {
         let trimmed = raw.trimmingWhitespace
         switch kind {
         case .integer:
-            return Int(trimmed).map(ConfigurationValue.integer) ?? .string(raw)
+            return Int64(trimmed).map(JSONValue.integer) ?? .string(raw)
         case .boolean:
             switch trimmed.lowercased() {
             case "true", "1", "yes", "on": return .bool(true)
@@ -142,32 +117,23 @@ struct ConfigurationKey {
             return trimmed.isEmpty ? .null : .string(raw)
         case .string, .url, .choice:
             return .string(trimmed)
-        case .keyList, .accessKeyList, .cidrList, .nameList, .identityProviders, .vendors:
+        case .cidrList, .nameList, .section:
             if trimmed.isEmpty { return .null }
             do {
-                return try ConfigurationValue.parse(Array(trimmed.utf8))
+                return try JSONParser.parse(Array(trimmed.utf8))
             } catch {
                 let reason: String
-                if case .nameList = kind {
-                    reason =
-                        #"expected a JSON list such as ["apple","google"], got "#
-                        + "\(ConfigurationValue.string(raw).summary)"
-                } else if case .cidrList = kind {
+                switch kind {
+                case .nameList:
+                    reason = #"expected a JSON list such as ["apple","google"], got "# + JSONValue.string(raw).summary
+                case .section(let example, _):
+                    // The text may hold secrets: never echo it or the parser's excerpt of it.
+                    let shape = example.hasPrefix("[") ? "list" : "object"
+                    reason = "expected a JSON \(shape) such as \(example), got text that is not JSON"
+                default:
                     reason =
                         #"expected a JSON list such as ["10.0.0.0/8","2001:db8::/32"], got "#
-                        + "\(ConfigurationValue.string(raw).summary)"
-                } else if case .vendors = kind {
-                    // The text may hold secrets: never echo it.
-                    reason =
-                        #"expected a JSON object such as {"chat":{"preset":"stream-chat","apiKey":"…","apiSecretFile":"…"}}"#
-                        + ", got text that is not JSON"
-                } else if case .identityProviders = kind {
-                    reason =
-                        #"expected a JSON object such as {"apple":{"preset":"apple","audiences":["com.example.app"]}}"#
-                        + ", got text that is not JSON"
-                } else {
-                    // The text holds secrets: never echo it or the parser's excerpt of it.
-                    reason = #"expected a JSON list such as [{"kid":"k1","secret":"..."}], got text that is not JSON"#
+                        + JSONValue.string(raw).summary
                 }
                 throw .invalidValue(key: path, source: source, reason: reason)
             }
@@ -184,19 +150,19 @@ struct ConfigurationValueCheck {
         .invalidValue(key: key, source: source, reason: reason)
     }
 
-    func integer(_ value: ConfigurationValue, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+    func integer(_ value: JSONValue, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         let expected = "expected an integer from \(range.lowerBound) to \(range.upperBound)"
         guard case .integer(let number) = value else { throw fail("\(expected), got \(value.summary)") }
-        guard range.contains(number) else { throw fail("\(expected), got \(number)") }
-        return number
+        guard let small = Int(exactly: number), range.contains(small) else { throw fail("\(expected), got \(number)") }
+        return small
     }
 
-    func boolean(_ value: ConfigurationValue) throws(ConfigurationError) -> Bool {
+    func boolean(_ value: JSONValue) throws(ConfigurationError) -> Bool {
         guard case .bool(let flag) = value else { throw fail("expected true or false, got \(value.summary)") }
         return flag
     }
 
-    func string(_ value: ConfigurationValue) throws(ConfigurationError) -> String {
+    func string(_ value: JSONValue) throws(ConfigurationError) -> String {
         guard case .string(let text) = value else { throw fail("expected a string, got \(value.summary)") }
         guard !text.trimmingWhitespace.isEmpty else {
             throw fail("expected a non-empty string")
@@ -205,13 +171,13 @@ struct ConfigurationValueCheck {
     }
 
     /// Like ``string(_:)`` but never shows the value.
-    func secret(_ value: ConfigurationValue) throws(ConfigurationError) -> String {
+    func secret(_ value: JSONValue) throws(ConfigurationError) -> String {
         guard case .string(let text) = value else { throw fail("expected a string") }
         guard !text.isEmpty else { throw fail("expected a non-empty string") }
         return text
     }
 
-    func choice(_ value: ConfigurationValue, of choices: [String]) throws(ConfigurationError) -> String {
+    func choice(_ value: JSONValue, of choices: [String]) throws(ConfigurationError) -> String {
         let expected = "expected one of " + choices.joined(separator: ", ")
         guard case .string(let text) = value, choices.contains(text.lowercased()) else {
             throw fail("\(expected), got \(value.summary)")
@@ -219,7 +185,7 @@ struct ConfigurationValueCheck {
         return text.lowercased()
     }
 
-    func url(_ value: ConfigurationValue) throws(ConfigurationError) -> URL {
+    func url(_ value: JSONValue) throws(ConfigurationError) -> URL {
         // The only URL key is moss.authURL, which receives the project key: plain http only to loopback.
         guard let url = MossConfiguration.parseAuthURL(try string(value)) else {
             throw fail("expected an https URL (http only to localhost), got \(value.summary)")

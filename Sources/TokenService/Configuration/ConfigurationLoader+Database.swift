@@ -1,5 +1,6 @@
-public import PostgresStore
+import PostgresStore
 import Store
+import StrictJSON
 
 extension ConfigurationLoader {
     /// The keys that name a PostgreSQL database; they exclude `database.path`.
@@ -10,7 +11,7 @@ extension ConfigurationLoader {
     /// in the file, or an empty `TOKENVEND_DATABASE_PATH`, is not given (so an image's default path can be
     /// cleared). When a URL is given it must be one libpq accepts, and unless `database.allowUnverifiedTLS` is
     /// true it must not reach a server beyond this host without checking its certificate
-    /// (``unverifiedTLSReason(_:environment:)``).
+    /// (`PostgresURL.unverifiedTLSReason(environment:)`).
     ///
     /// - Parameters:
     ///   - layers: the entries of each layer, lowest precedence first (file, environment, flags).
@@ -28,7 +29,8 @@ extension ConfigurationLoader {
                 key: url.key, source: url.source,
                 reason: "excludes database.path (\(path.source)); give a PostgreSQL URL or a SQLite path, not both")
         }
-        guard let text = configuration.postgres.url?.value else { return }
+        let text = configuration.postgres.url
+        guard !text.isEmpty else { return }
         let parsed: PostgresURL
         do {
             parsed = try PostgresURL(text)
@@ -42,28 +44,10 @@ extension ConfigurationLoader {
             }
             throw .invalidValue(key: url.key, source: url.source, reason: reason)
         }
-        if !configuration.postgres.allowUnverifiedTLS,
-            let reason = unverifiedTLSReason(parsed, environment: environment)
+        if !configuration.postgres.allowUnverifiedTLS, let reason = parsed.unverifiedTLSReason(environment: environment)
         {
             throw .invalidValue(key: url.key, source: url.source, reason: reason)
         }
-    }
-
-    /// Why `url` may not be used unless `database.allowUnverifiedTLS` is true, or nil when it may: it reaches a
-    /// server beyond this host (``PostgresURL/reachesServerOnlyLocally(environment:)``) and libpq would not check
-    /// that server's certificate (``PostgresURL/verifiesServerCertificate(environment:)``). Names the host and the
-    /// `sslmode`, never the password.
-    /// - Parameter environment: the process environment (libpq's `PGHOST`, `PGHOSTADDR`, `PGSSLMODE`, `PGSERVICE`).
-    public static func unverifiedTLSReason(_ url: PostgresURL, environment: [String: String]) -> String? {
-        guard !url.reachesServerOnlyLocally(environment: environment),
-            !url.verifiesServerCertificate(environment: environment)
-        else { return nil }
-        let host = url.host.map { "host \($0)" } ?? "a host given outside the URL"
-        let mode = url.sslMode.map { "sslmode=\($0)" } ?? "no sslmode (libpq's default, prefer)"
-        return "names \(host), not this machine, with \(mode): the server's certificate is not checked, so anyone "
-            + "on the network path could read the password and the data or pose as the database; use "
-            + "sslmode=verify-full (with the server's CA in sslrootcert), or set database.allowUnverifiedTLS to true "
-            + "on a private network"
     }
 
     /// The entry that decides `keys` (the highest layer that gives one of them), or nil when none does or the
@@ -85,7 +69,7 @@ extension ConfigurationLoader {
     static func refuseDevelopmentKeysOnSharedDatabase(
         _ configuration: TokenServiceConfiguration
     ) throws(ConfigurationError) {
-        guard configuration.postgres.url != nil else { return }
+        guard !configuration.postgres.url.isEmpty else { return }
         var missing: [String] = []
         if configuration.accessToken.keys.isEmpty { missing.append("accessToken.keys") }
         if configuration.refreshToken.secret == nil { missing.append("refreshToken.secret") }

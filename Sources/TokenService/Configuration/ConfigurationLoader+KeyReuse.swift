@@ -56,13 +56,7 @@ extension ConfigurationLoader {
         }
         for vendor in configuration.vendors {
             let entryKey = "vendors.\(vendor.name)"
-            let entry: VendorEntry
-            do {
-                entry = try VendorConfiguration.parse(name: vendor.name, entry: vendor.entry)
-            } catch {
-                throw ConfigurationValueCheck.configurationError(error, entryKey: entryKey, source: "")
-            }
-            guard case .template(let template) = entry else { continue }
+            guard case .template(let template) = vendor.entry else { continue }
             for (path, identity) in template.keyIdentities.sorted(by: { $0.key < $1.key }) {
                 places.append(KeyPlace(name: "\(entryKey).\(path)", owner: entryKey, identity: identity))
             }

@@ -1,3 +1,6 @@
+import IdentityProviders
+import StrictJSON
+
 extension ConfigurationLoader {
     /// The shortest HMAC secret accepted, in bytes: the SHA-512 block-sized key HS512 calls for.
     public static let minimumSecretBytes = 64
@@ -12,6 +15,7 @@ extension ConfigurationLoader {
         if let secret = configuration.refreshToken.secret {
             try checkStrength(secret, key: "refreshToken.secret")
         }
+        configuration.stream.vendor = try compileStream(configuration.stream)
         try checkKeyReuse(configuration)
         if configuration.identity.hasBrowserProviders, configuration.publicURL == nil {
             let name = configuration.identity.providers.first { $0.browser != nil }?.name ?? ""
@@ -25,6 +29,22 @@ extension ConfigurationLoader {
                 key: "refreshToken.reuseGraceSeconds", source: "",
                 reason: "must be shorter than refreshToken.ttlSeconds")
         }
+    }
+
+    /// `stream.*` as the vendor entry `POST /stream-token` signs with: the `bloomreach-stream` preset over the
+    /// stream keys; nil without keys.
+    static func compileStream(
+        _ stream: TokenServiceConfiguration.Stream
+    ) throws(ConfigurationError) -> TokenServiceConfiguration.VendorSettings? {
+        guard let active = stream.activeKey else { return nil }
+        let keys = stream.keys.map { key in
+            JSONValue.object(["kid": .string(key.kid), "secret": .string(key.secret.value)])
+        }
+        let entry: JSONObject = [
+            "preset": "bloomreach-stream", "keys": .array(keys), "activeKid": .string(active.kid),
+            "ttlSeconds": .integer(Int64(stream.ttlSeconds)), "emailCustomerId": .bool(stream.emailCustomerId),
+        ]
+        return try ConfigurationValueCheck(key: "stream", source: "").compileVendor(name: "stream", entry: entry)
     }
 
     /// Checks strength and unique `kid`s of `keys` and returns the active `kid` (`activeKid`, or the first key's).

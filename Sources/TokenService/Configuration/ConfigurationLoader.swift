@@ -1,4 +1,5 @@
 import Configuration
+import StrictJSON
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -90,6 +91,12 @@ public enum ConfigurationLoader {
         var configuration = try TokenServiceConfiguration(
             reader: ConfigReader(
                 providers: [flags, environment, file], accessReporter: accessReporter))
+        var sections: [String: ConfigurationSection] = [:]
+        // Each layer's sections are parsed (and so checked); the highest layer's replaces the whole section.
+        for layer in [fileLayer, environmentLayer, overrides.entries] {
+            sections.merge(try Self.sections(layer, table: table)) { _, higher in higher }
+        }
+        for section in sections.values { section.apply(&configuration) }
         try checkDatabaseChoice(
             layers: [fileLayer, environmentLayer, overrides.entries], configuration: configuration,
             environment: libpqEnvironment)
@@ -118,10 +125,22 @@ public enum ConfigurationLoader {
         return InMemoryProvider(name: name, values: values)
     }
 
+    /// The sections one layer gives (``ConfigurationKey/Kind/section(example:parse:)``), each parsed by its owner.
+    static func sections(
+        _ entries: [Entry], table: [String: ConfigurationKey]
+    ) throws(ConfigurationError) -> [String: ConfigurationSection] {
+        var sections: [String: ConfigurationSection] = [:]
+        for entry in entries {
+            guard let key = table[entry.key], case .section(_, let parse) = key.kind else { continue }
+            sections[key.path] = try parse(entry.value, ConfigurationValueCheck(key: key.path, source: entry.source))
+        }
+        return sections
+    }
+
     /// One value for one key, with where it came from (a file path, an environment variable or a flag).
     struct Entry {
         var key: String
-        var value: ConfigurationValue
+        var value: JSONValue
         var source: String
     }
 
@@ -130,18 +149,19 @@ public enum ConfigurationLoader {
             let reason = FileManager.default.fileExists(atPath: path) ? "not readable" : "no such file"
             throw .unreadableFile(path: path, reason: reason)
         }
-        let root: ConfigurationValue
+        let root: JSONValue
         do {
-            root = try ConfigurationValue.parse(data)
+            // Strict as request bodies: a member given twice is refused, not silently replaced.
+            root = try JSONParser.parse(Array(data))
         } catch {
-            throw .unreadableFile(path: path, reason: error.reason)
+            throw .unreadableFile(path: path, reason: "not valid JSON (\(error))")
         }
         guard case .object(let sections) = root else {
             throw .unreadableFile(path: path, reason: "expected a JSON object at the top level")
         }
         let sectionNames = Set(table.keys.compactMap { $0.split(separator: ".").first.map(String.init) })
         var entries: [Entry] = []
-        for (section, value) in sections.sorted(by: { $0.key < $1.key }) {
+        for (section, value) in sections.sorted(by: { $0.name < $1.name }).map({ ($0.name, $0.value) }) {
             guard sectionNames.contains(section) else {
                 let closest = ConfigurationKey.closest(to: section.lowercased(), in: sectionNames.sorted()) {
                     $0.lowercased()
@@ -156,7 +176,7 @@ public enum ConfigurationLoader {
             guard case .object(let members) = value else {
                 throw .invalidValue(key: section, source: path, reason: "expected an object, got \(value.summary)")
             }
-            for (member, memberValue) in members.sorted(by: { $0.key < $1.key }) {
+            for (member, memberValue) in members.sorted(by: { $0.name < $1.name }).map({ ($0.name, $0.value) }) {
                 let key = "\(section).\(member)"
                 guard table[key] != nil else {
                     let closest = ConfigurationKey.closest(toPath: key, in: ConfigurationKey.all)

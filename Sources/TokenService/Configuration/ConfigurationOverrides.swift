@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// Command-line flags of `tokenvend serve`; they override the file and the environment.
 public struct ConfigurationOverrides: Sendable, Equatable {
     /// `--host`: `server.host`.
@@ -17,7 +19,7 @@ public struct ConfigurationOverrides: Sendable, Equatable {
     var entries: [ConfigurationLoader.Entry] {
         var entries: [ConfigurationLoader.Entry] = []
         if let host { entries.append(.init(key: "server.host", value: .string(host), source: "--host")) }
-        if let port { entries.append(.init(key: "server.port", value: .integer(port), source: "--port")) }
+        if let port { entries.append(.init(key: "server.port", value: .integer(Int64(port)), source: "--port")) }
         if let databasePath {
             entries.append(.init(key: "database.path", value: .string(databasePath), source: "--database"))
         }

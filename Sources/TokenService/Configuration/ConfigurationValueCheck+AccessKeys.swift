@@ -20,14 +20,14 @@ extension ConfigurationValueCheck {
     /// here, so a curve or key type that does not match `alg` (or an RSA key) is refused naming the entry and
     /// the layer it came from. Messages never show key material. Key strength, duplicate kids and the states
     /// of the whole set are checked once every layer is applied.
-    func accessKeys(_ value: ConfigurationValue) throws(ConfigurationError) -> [TokenServiceConfiguration.SigningKey] {
+    func accessKeys(_ value: JSONValue) throws(ConfigurationError) -> [TokenServiceConfiguration.SigningKey] {
         let expected = #"expected a list of {"kid": "...", "secret": "..."} objects"#
-        guard case .array(let items) = value else { throw fail("\(expected), got \(value.typeName)") }
+        guard case .array(let items) = value else { throw fail("\(expected), got \(value.typeDescription)") }
         var keys: [TokenServiceConfiguration.SigningKey] = []
         for (index, item) in items.enumerated() {
             guard case .object(let members) = item else {
                 throw ConfigurationError.invalidValue(
-                    key: "\(key)[\(index)]", source: source, reason: "\(expected), got \(item.typeName)")
+                    key: "\(key)[\(index)]", source: source, reason: "\(expected), got \(item.typeDescription)")
             }
             keys.append(try accessKey(members, index: index))
         }
@@ -35,11 +35,11 @@ extension ConfigurationValueCheck {
     }
 
     private func accessKey(
-        _ members: [String: ConfigurationValue], index: Int
+        _ members: JSONObject, index: Int
     ) throws(ConfigurationError) -> TokenServiceConfiguration.SigningKey {
         let known = Self.accessKeyMembers
         let itemKey = "\(key)[\(index)]"
-        if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+        if let unknown = members.map(\.name).sorted().first(where: { !known.contains($0) }) {
             let closest = ConfigurationKey.closest(to: unknown, in: known) { $0 }
             throw ConfigurationError.unknownKey(
                 key: "\(itemKey).\(unknown)", source: source, suggestion: closest.map { "\(itemKey).\($0)" })
@@ -88,7 +88,7 @@ extension ConfigurationValueCheck {
     }
 
     private func algorithm(
-        _ value: ConfigurationValue?, check: ConfigurationValueCheck
+        _ value: JSONValue?, check: ConfigurationValueCheck
     ) throws(ConfigurationError) -> TokenServiceConfiguration.SigningKey.Algorithm {
         guard let value, value != .null else { return .hs512 }
         let names = TokenServiceConfiguration.SigningKey.Algorithm.allCases.map(\.rawValue)
@@ -105,11 +105,11 @@ extension ConfigurationValueCheck {
 
     /// An inline `privateKey`: PEM text, or a private JWK given as a JSON object (or as its JSON text); the object
     /// is kept as compact JSON text. The message never shows the value.
-    func privateKeyText(_ value: ConfigurationValue) throws(ConfigurationError) -> String {
+    func privateKeyText(_ value: JSONValue) throws(ConfigurationError) -> String {
         switch value {
         case .string: return try secret(value)
-        case .object: return String(decoding: value.jsonValue.serialized(), as: UTF8.self)
-        default: throw fail("expected a PEM string or a private JWK object, got \(value.typeName)")
+        case .object: return String(decoding: value.serialized(), as: UTF8.self)
+        default: throw fail("expected a PEM string or a private JWK object, got \(value.typeDescription)")
         }
     }
 

@@ -1,3 +1,5 @@
+import StrictJSON
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -27,18 +29,18 @@ extension ConfigurationValueCheck {
     /// Checks a key list `[{"kid", "secret" | "secretFile"}]`, reading secret files. Messages name the type of a
     /// misplaced value, never the value, since it may be a secret. Key strength, duplicate
     /// kids and `activeKid` are checked once every layer is applied.
-    func signingKeys(_ value: ConfigurationValue) throws(ConfigurationError) -> [TokenServiceConfiguration.SigningKey] {
+    func signingKeys(_ value: JSONValue) throws(ConfigurationError) -> [TokenServiceConfiguration.SigningKey] {
         let expected = #"expected a list of {"kid": "...", "secret": "..."} objects"#
-        guard case .array(let items) = value else { throw fail("\(expected), got \(value.typeName)") }
+        guard case .array(let items) = value else { throw fail("\(expected), got \(value.typeDescription)") }
         var keys: [TokenServiceConfiguration.SigningKey] = []
         for (index, item) in items.enumerated() {
             let itemKey = "\(key)[\(index)]"
             guard case .object(let members) = item else {
                 throw ConfigurationError.invalidValue(
-                    key: itemKey, source: source, reason: "\(expected), got \(item.typeName)")
+                    key: itemKey, source: source, reason: "\(expected), got \(item.typeDescription)")
             }
             let known = ["kid", "secret", "secretFile"]
-            if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+            if let unknown = members.map(\.name).sorted().first(where: { !known.contains($0) }) {
                 let closest = ConfigurationKey.closest(to: unknown, in: known) { $0 }
                 throw ConfigurationError.unknownKey(
                     key: "\(itemKey).\(unknown)", source: source, suggestion: closest.map { "\(itemKey).\($0)" })
@@ -52,7 +54,7 @@ extension ConfigurationValueCheck {
 
     /// The HS512 form `{"kid", "secret" | "secretFile"}`, as `stream.keys` has it.
     func secretKey(
-        _ members: [String: ConfigurationValue], kid: String, itemKey: String
+        _ members: JSONObject, kid: String, itemKey: String
     ) throws(ConfigurationError) -> TokenServiceConfiguration.SigningKey {
         let secret: TokenServiceConfiguration.Secret
         switch (members["secret"], members["secretFile"]) {

@@ -1,46 +1,55 @@
 import StrictJSON
 import VendorTokens
 
-extension ConfigurationValueCheck {
-    /// Checks the `vendors` map, `{name: {preset?, …}}`: each name, each entry parsed and compiled by VendorTokens
-    /// (unknown members, placeholders, parameters, keys, TTLs), with secret files read. Every error names the
-    /// member (`vendors.video.apiSecret`) and the layer.
-    /// - Returns: the entries sorted by name, secret files read.
-    func vendors(_ value: ConfigurationValue) throws(ConfigurationError) -> [TokenServiceConfiguration.VendorSettings] {
+extension ConfigurationSection {
+    /// `vendors`, `{name: {preset?, …}}`: each entry's files read and the entry parsed and compiled once by
+    /// VendorTokens (``ConfigurationValueCheck/compileVendor(name:entry:)``).
+    static func vendors(_ value: JSONValue, check: ConfigurationValueCheck) throws(ConfigurationError) -> Self {
+        guard value != .null else { return ConfigurationSection { $0.vendors = [] } }
         guard case .object(let entries) = value else {
-            throw fail(
+            throw check.fail(
                 #"expected an object of vendors such as {"chat": {"preset": "stream-chat", "apiKey": "…", "#
-                    + #""apiSecretFile": "…"}}, got \#(value.typeName)"#)
+                    + #""apiSecretFile": "…"}}, got \#(value.typeDescription)"#)
         }
         var vendors: [TokenServiceConfiguration.VendorSettings] = []
-        for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            guard VendorConfiguration.isVendorName(name) else {
-                throw fail(
-                    "vendor name \(ConfigurationValue.string(name).summary) must be 1 to 32 of a-z, 0-9, _ and -, "
+        for member in entries.sorted(by: { $0.name < $1.name }) {
+            guard VendorConfiguration.isVendorName(member.name) else {
+                throw check.fail(
+                    "vendor name \(JSONValue.string(member.name).summary) must be 1 to 32 of a-z, 0-9, _ and -, "
                         + "starting with a letter or digit")
             }
-            let entryKey = "\(key).\(name)"
-            guard case .object(let object) = entry.jsonValue else {
-                throw ConfigurationError.invalidValue(
-                    key: entryKey, source: source, reason: "expected an object, got \(entry.typeName)")
+            let entryCheck = ConfigurationValueCheck(key: "\(check.key).\(member.name)", source: check.source)
+            guard case .object(let object) = member.value else {
+                throw entryCheck.fail("expected an object, got \(member.value.typeDescription)")
             }
             let resolved: JSONObject
             do throws(VendorTemplateError) {
-                resolved = try VendorConfiguration.resolvingFiles(object) { path in
-                    do throws(ConfigurationError) {
-                        return try ConfigurationValueCheck(key: entryKey, source: source).secretFile(at: path).value
-                    } catch {
-                        guard case .invalidValue(key: _, source: _, let reason) = error else { throw error }
-                        throw VendorFileFailure(reason: reason)
-                    }
-                }
-                try Self.checkMoss(try VendorConfiguration.parse(name: name, entry: resolved))
+                resolved = try VendorConfiguration.resolvingFiles(object, readFile: entryCheck.readSecretFile)
             } catch {
-                throw Self.configurationError(error, entryKey: entryKey, source: source)
+                throw entryCheck.configurationError(error)
             }
-            vendors.append(.init(name: name, entry: resolved))
+            vendors.append(try entryCheck.compileVendor(name: member.name, entry: resolved))
         }
-        return vendors
+        let compiled = vendors
+        return ConfigurationSection { $0.vendors = compiled }
+    }
+}
+
+extension ConfigurationValueCheck {
+    /// The one place a vendor entry is parsed: `vendors.<name>` entries and the `stream.*` keys' preset entry.
+    /// `key` is the entry's key path; errors name the member under it.
+    func compileVendor(
+        name: String, entry: JSONObject
+    ) throws(ConfigurationError) -> TokenServiceConfiguration.VendorSettings {
+        do throws(VendorTemplateError) {
+            let compiled = try VendorConfiguration.parse(name: name, entry: entry)
+            try Self.checkMoss(compiled)
+            return TokenServiceConfiguration.VendorSettings(
+                name: name, entry: compiled, access: try VendorAccess(entry: entry),
+                opensEveryRoom: VendorConfiguration.opensEveryRoom(entry), resolved: entry)
+        } catch {
+            throw configurationError(error)
+        }
     }
 
     /// The `moss` preset's `authURL`: https, or http to loopback only (the project key is sent to it).
@@ -49,27 +58,18 @@ extension ConfigurationValueCheck {
         guard MossConfiguration.parseAuthURL(url) != nil else {
             throw VendorTemplateError(
                 path: "authURL", kind: .invalid,
-                reason: "expected an https URL (http only to localhost), got \(ConfigurationValue.string(url).summary)")
+                reason: "expected an https URL (http only to localhost), got \(JSONValue.string(url).summary)")
         }
     }
 
-    /// A VendorTokens error as the configuration's one-line error, its member path under the entry's key.
-    static func configurationError(
-        _ error: VendorTemplateError, entryKey: String, source: String
-    ) -> ConfigurationError {
-        let key = error.path.isEmpty ? entryKey : "\(entryKey).\(error.path)"
+    /// A VendorTokens error as the configuration's one-line error, its member path under this entry's key.
+    func configurationError(_ error: VendorTemplateError) -> ConfigurationError {
+        let member = error.path.isEmpty ? key : "\(key).\(error.path)"
         switch error.kind {
         case .unknownMember(let suggestion):
-            return .unknownKey(key: key, source: source, suggestion: suggestion.map { "\(entryKey).\($0)" })
+            return .unknownKey(key: member, source: source, suggestion: suggestion.map { "\(key).\($0)" })
         case .invalid:
-            return .invalidValue(key: key, source: source, reason: error.reason)
+            return .invalidValue(key: member, source: source, reason: error.reason)
         }
     }
-}
-
-/// A secret file that could not be read, as VendorTokens' `readFile` reports it: the reason only (it names the
-/// path, never the contents).
-struct VendorFileFailure: Error, CustomStringConvertible {
-    let reason: String
-    var description: String { reason }
 }

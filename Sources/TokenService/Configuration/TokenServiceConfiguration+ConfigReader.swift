@@ -1,6 +1,7 @@
 package import Configuration
 import HTTPServer
 import Logging
+import PostgresStore
 import Store
 
 #if canImport(FoundationEssentials)
@@ -26,7 +27,7 @@ extension TokenServiceConfiguration {
         database = Store.Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)
         let cacheLifetime = reader.int(forKey: "database.statusCacheLifetimeMilliseconds")
         database.statusCacheLifetime = cacheLifetime.map { .milliseconds($0) } ?? database.statusCacheLifetime
-        postgres = Postgres(reader: reader.scoped(to: "database"))
+        postgres = PostgresStore.Configuration(reader: reader.scoped(to: "database"), defaults: Self.postgresDefaults)
         accessToken = AccessToken(reader: reader.scoped(to: "accessToken"))
         jwks.maxAgeSeconds = reader.int(forKey: "jwks.maxAgeSeconds") ?? jwks.maxAgeSeconds
         refreshToken = RefreshToken(reader: reader.scoped(to: "refreshToken"))
@@ -37,8 +38,7 @@ extension TokenServiceConfiguration {
         rateLimit = RateLimit(reader: reader.scoped(to: "rateLimit"))
         moss = try MossConfiguration(reader: reader.scoped(to: "moss"))
         stream = Stream(reader: reader.scoped(to: "stream"))
-        identity = try Identity(reader: reader)
-        vendors = try Self.vendors(reader: reader)
+        identity = Identity(reader: reader.scoped(to: "identity"))
         publicURL = reader.optionalString(forKey: "server.publicURL")
         log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
         log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format
@@ -52,35 +52,6 @@ extension ConfigReader {
         guard let text = string(forKey: key, isSecret: isSecret), !text.isEmpty else { return nil }
         return text
     }
-
-    /// A key list (`keys` with its secrets under `keys.secrets`), as stored by ``ConfigurationKey/values(_:source:)``.
-    func signingKeys(forKey key: ConfigKey) -> [TokenServiceConfiguration.SigningKey]? {
-        guard let kids = stringArray(forKey: key) else { return nil }
-        let secrets = stringArray(forKey: ConfigKey(key.components + ["secrets"]), isSecret: true) ?? []
-        return zip(kids, secrets).map { .init(kid: $0, secret: .init($1)) }
-    }
-
-    /// An access-token key list: ``signingKeys(forKey:)`` plus `keys.algorithms`, `keys.states` and
-    /// `keys.privateKeys`, as stored by ``ConfigurationKey/values(_:source:)`` (an empty string is "not given").
-    func accessKeys(forKey key: ConfigKey) -> [TokenServiceConfiguration.SigningKey]? {
-        guard var keys = signingKeys(forKey: key) else { return nil }
-        let algorithms = stringArray(forKey: ConfigKey(key.components + ["algorithms"])) ?? []
-        let states = stringArray(forKey: ConfigKey(key.components + ["states"])) ?? []
-        let privateKeys = stringArray(forKey: ConfigKey(key.components + ["privateKeys"]), isSecret: true) ?? []
-        for index in keys.indices {
-            if index < algorithms.count,
-                let algorithm = TokenServiceConfiguration.SigningKey.Algorithm(
-                    rawValue: algorithms[index])
-            {
-                keys[index].algorithm = algorithm
-            }
-            if index < states.count { keys[index].state = .init(rawValue: states[index]) }
-            if index < privateKeys.count, !privateKeys[index].isEmpty {
-                keys[index].privateKey = .init(privateKeys[index])
-            }
-        }
-        return keys
-    }
 }
 
 extension TokenServiceConfiguration.AccessToken {
@@ -90,22 +61,22 @@ extension TokenServiceConfiguration.AccessToken {
         audience = reader.string(forKey: "audience") ?? audience
         ttlSeconds = reader.int(forKey: "ttlSeconds") ?? ttlSeconds
         leewaySeconds = reader.int(forKey: "leewaySeconds") ?? leewaySeconds
-        keys = reader.accessKeys(forKey: "keys") ?? keys
         activeKid = reader.optionalString(forKey: "activeKid")
     }
 }
 
-extension TokenServiceConfiguration.Postgres {
+extension TokenServiceConfiguration.Identity {
+    /// The `identity.*` keys; the providers are the `identityProviders` section (``ConfigurationSection``).
     init(reader: ConfigReader) {
         self.init()
-        url = reader.optionalString(forKey: "url", isSecret: true).map(TokenServiceConfiguration.Secret.init)
-        poolSize = reader.int(forKey: "poolSize") ?? poolSize
-        connectTimeoutSeconds = reader.int(forKey: "connectTimeoutSeconds") ?? connectTimeoutSeconds
-        queryTimeoutMilliseconds = reader.int(forKey: "queryTimeoutMilliseconds") ?? queryTimeoutMilliseconds
-        lockTimeoutMilliseconds = reader.int(forKey: "lockTimeoutMilliseconds") ?? lockTimeoutMilliseconds
-        acquireTimeoutMilliseconds = reader.int(forKey: "acquireTimeoutMilliseconds") ?? acquireTimeoutMilliseconds
-        migrateOnStart = reader.bool(forKey: "migrateOnStart") ?? migrateOnStart
-        allowUnverifiedTLS = reader.bool(forKey: "allowUnverifiedTLS") ?? allowUnverifiedTLS
+        maxTokenAgeSeconds = reader.int(forKey: "maxTokenAgeSeconds") ?? maxTokenAgeSeconds
+        linkVerifiedEmail = reader.bool(forKey: "linkVerifiedEmail") ?? linkVerifiedEmail
+        trustedForLinking = reader.stringArray(forKey: "trustedForLinking") ?? trustedForLinking
+        requireServerNonce = reader.bool(forKey: "requireServerNonce") ?? requireServerNonce
+        maxPendingNonces = reader.int(forKey: "maxPendingNonces") ?? maxPendingNonces
+        flowLifetimeSeconds = reader.int(forKey: "flowLifetimeSeconds") ?? flowLifetimeSeconds
+        maxPendingFlows = reader.int(forKey: "maxPendingFlows") ?? maxPendingFlows
+        maxPendingFlowsPerAddress = reader.int(forKey: "maxPendingFlowsPerAddress") ?? maxPendingFlowsPerAddress
     }
 }
 
@@ -142,7 +113,6 @@ extension TokenServiceConfiguration.RateLimit {
 extension TokenServiceConfiguration.Stream {
     init(reader: ConfigReader) {
         self.init()
-        keys = reader.signingKeys(forKey: "keys") ?? keys
         activeKid = reader.optionalString(forKey: "activeKid")
         ttlSeconds = reader.int(forKey: "ttlSeconds") ?? ttlSeconds
         emailCustomerId = reader.bool(forKey: "emailCustomerId") ?? emailCustomerId

@@ -87,7 +87,7 @@ struct Components: Sendable {
         vending = TokenVending(
             authenticator: authenticator,
             vendors: try Self.vendors(configuration.vendors, metrics: metrics, logger: logger),
-            stream: try Self.streamTemplate(configuration.stream),
+            stream: Self.streamTemplate(configuration.stream),
             moss: Self.mossCache(configuration.moss, upstream: mossUpstream, metrics: metrics, logger: logger),
             metrics: metrics, now: now)
         self.metrics = metrics

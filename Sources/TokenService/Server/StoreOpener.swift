@@ -32,7 +32,7 @@ public enum StoreOpener {
     /// The PostgreSQL store's configuration (`database.url` and the pool keys), or nil for SQLite.
     public static func postgresConfiguration(_ configuration: TokenServiceConfiguration) -> PostgresStore.Configuration?
     {
-        configuration.postgres.store(statusCacheLifetime: configuration.database.statusCacheLifetime)
+        configuration.postgres.url.isEmpty ? nil : configuration.postgres
     }
 
     /// Opens a SQLite store on a Dispatch thread: opening and migrating block, and must not hold a thread of the

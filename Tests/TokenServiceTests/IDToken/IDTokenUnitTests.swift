@@ -25,33 +25,31 @@ import Testing
         #expect(IDTokenRejectionReason(rawValue: "not_a_reason") == nil)
     }
 
-    @Test("the configuration's presets are the verifier's presets")
-    func presetsAgree() throws {
-        typealias Settings = TokenServiceConfiguration.IdentityProviderSettings
-        let pairs: [(Settings.Preset, IdentityProvider)] = [
-            (.apple, try IdentityProvider.apple(audiences: ["a"])),
-            (.google, try IdentityProvider.google(audiences: ["a"])),
-        ]
-        for (preset, library) in pairs {
-            let filled = Settings.defaults(of: preset)
-            let settings = Settings(
-                name: library.name, preset: preset, issuers: filled.issuers, jwksURL: filled.jwksURL,
-                audiences: ["a"], nonce: filled.nonce, algorithms: filled.algorithms)
-            let provider = try IdentitySignIn.provider(settings, maxTokenAgeSeconds: 600)
-            #expect(provider == library, "\(preset)")
-        }
-    }
-
-    @Test("identity.maxTokenAgeSeconds and every member reach the verifier's provider")
+    @Test("identity.maxTokenAgeSeconds and every member reach the verifier's provider; a browser-only one has none")
     func settingsReachTheProvider() throws {
-        let settings = TokenServiceConfiguration.IdentityProviderSettings(
-            name: "corp", issuers: ["https://id.corp.example"], jwksURL: "https://id.corp.example/jwks",
-            audiences: ["app", "web"], nonce: .rawOrSHA256, algorithms: ["ES256", "RS256"])
-        let provider = try IdentitySignIn.provider(settings, maxTokenAgeSeconds: 120)
+        let fixture = try ConfigurationFixture()
+        let providers = #"""
+            {"corp": {"issuers": ["https://id.corp.example"], "jwksURL": "https://id.corp.example/jwks",
+                      "audiences": ["app", "web"], "nonce": "raw-or-sha256", "algorithms": ["ES256", "RS256"],
+                      "tenant": "acme"},
+             "github": {"preset": "github", "clientId": "gh", "clientSecret": "gh-secret",
+                        "redirectURIs": ["com.example.app:/oauth"]}}
+            """#
+        let configuration = try fixture.resolve(environment: [
+            "TOKENVEND_IDENTITY_PROVIDERS": providers, "TOKENVEND_IDENTITY_MAX_TOKEN_AGE_SECONDS": "120",
+            "TOKENVEND_SERVER_PUBLIC_URL": "https://auth.example.com",
+        ])
+        let store = try SQLiteStore(configuration: .init(path: fixture.folder + "/store.sqlite"))
+        let signIn = try IdentitySignIn(
+            configuration: configuration.identity, store: store.identityStore,
+            keys: ProviderKeyCache(fetcher: FakeJWKSFetcher()))
+        let provider = try #require(signIn.verifiers["corp"]?.provider)
         #expect(provider.issuers == ["https://id.corp.example"])
         #expect(provider.audiences == ["app", "web"])
         #expect(provider.nonce == .rawOrSHA256)
         #expect(provider.algorithms == [.es256, .rs256])
         #expect(provider.maxTokenAge == .seconds(120))
+        #expect(signIn.verifiers["github"] == nil)
+        #expect(signIn.tenants == ["corp": "acme"])
     }
 }

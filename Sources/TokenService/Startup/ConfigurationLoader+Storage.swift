@@ -1,3 +1,4 @@
+import PostgresStore
 import Store
 
 #if canImport(FoundationEssentials)
@@ -25,7 +26,7 @@ extension ConfigurationLoader {
         _ configuration: TokenServiceConfiguration
     ) throws(ConfigurationError) -> (TokenServiceConfiguration, [ConfigurationNote]) {
         var configuration = configuration
-        if configuration.postgres.url != nil {
+        if !configuration.postgres.url.isEmpty {
             try refuseDevelopmentKeysOnSharedDatabase(configuration)
             return (configuration, [])
         }

@@ -1,11 +1,12 @@
 import Foundation
+import IdentityProviders
 import Testing
 
 @testable import TokenService
 
-@Suite struct IdentityProviderConfigurationTests {
-    typealias Settings = TokenServiceConfiguration.IdentityProviderSettings
-
+/// The `identityProviders` section as the loader reads it: layers, sources and the one-line errors. The entries'
+/// own rules are IdentityProvidersTests' `IdentityProviderConfigurationTests`.
+@Suite struct IdentityProviderSectionTests {
     @Test("by default no provider is configured, tokens may be 600 s old and emails are not linked")
     func defaults() throws {
         let configuration = try ConfigurationFixture().resolve()
@@ -56,79 +57,6 @@ import Testing
         }
     }
 
-    @Test("a preset fills issuers, key URL, nonce mode and algorithms; given members replace them")
-    func presets() throws {
-        let fixture = try ConfigurationFixture()
-        let file = try fixture.write(
-            "c.json",
-            #"""
-            {"identityProviders": {
-                "apple": {"preset": "apple", "audiences": ["com.example.app", "com.example.web"]},
-                "google": {"preset": "google", "audiences": ["123.apps.googleusercontent.com"],
-                           "jwksURL": "http://127.0.0.1:9999/certs", "nonce": "raw-or-sha256"}},
-             "identity": {"maxTokenAgeSeconds": 300, "linkVerifiedEmail": true}}
-            """#)
-        let identity = try fixture.resolve(file: file).identity
-        #expect(identity.maxTokenAgeSeconds == 300)
-        #expect(identity.linkVerifiedEmail)
-        #expect(
-            identity.providers == [
-                Settings(
-                    name: "apple", preset: .apple, issuers: ["https://appleid.apple.com"],
-                    jwksURL: "https://appleid.apple.com/auth/keys", audiences: ["com.example.app", "com.example.web"],
-                    nonce: .sha256, algorithms: ["RS256"]),
-                Settings(
-                    name: "google", preset: .google, issuers: ["https://accounts.google.com", "accounts.google.com"],
-                    jwksURL: "http://127.0.0.1:9999/certs", audiences: ["123.apps.googleusercontent.com"],
-                    nonce: .rawOrSHA256, algorithms: ["RS256"]),
-            ])
-    }
-
-    @Test("an explicit provider without a preset gives issuers and jwksURL itself")
-    func explicitProvider() throws {
-        let fixture = try ConfigurationFixture()
-        let json = #"""
-            {"corp": {"issuers": ["https://id.corp.example"], "jwksURL": "https://id.corp.example/jwks",
-                      "audiences": ["app"], "nonce": "raw", "algorithms": ["ES256", "RS256"]}}
-            """#
-        let identity = try fixture.resolve(environment: ["TOKENVEND_IDENTITY_PROVIDERS": json]).identity
-        #expect(
-            identity.provider(named: "corp")
-                == Settings(
-                    name: "corp", issuers: ["https://id.corp.example"], jwksURL: "https://id.corp.example/jwks",
-                    audiences: ["app"], nonce: .raw, algorithms: ["ES256", "RS256"]))
-    }
-
-    @Test("tenant is read for presets and custom providers alike, 128 bytes and multibyte included; default none")
-    func tenant() throws {
-        let fixture = try ConfigurationFixture()
-        let longest = String(repeating: "é", count: 64)
-        let json = #"""
-            {"apple": {"preset": "apple", "audiences": ["a"], "tenant": "acme"},
-             "corp": {"issuers": ["https://id.corp.example"], "jwksURL": "https://id.corp.example/jwks",
-                      "audiences": ["c"], "tenant": "\#(longest)"},
-             "google": {"preset": "google", "audiences": ["g"], "tenant": null}}
-            """#
-        let identity = try fixture.resolve(environment: ["TOKENVEND_IDENTITY_PROVIDERS": json]).identity
-        #expect(identity.provider(named: "apple")?.tenant == "acme")
-        #expect(identity.provider(named: "corp")?.tenant == longest)
-        #expect(identity.provider(named: "google")?.tenant == nil)
-        let browser = #"""
-            {"gitlab": {"preset": "gitlab", "audiences": ["l"], "tenant": "globex"},
-             "github": {"preset": "github", "clientId": "gh", "clientSecret": "gh-secret",
-                        "redirectURIs": ["com.example.app:/oauth"], "tenant": "initech"}}
-            """#
-        let withBrowser = try fixture.resolve(environment: [
-            "TOKENVEND_IDENTITY_PROVIDERS": browser, "TOKENVEND_SERVER_PUBLIC_URL": "https://auth.example.com/",
-        ]).identity
-        #expect(withBrowser.provider(named: "gitlab")?.tenant == "globex")
-        #expect(withBrowser.provider(named: "github")?.tenant == "initech")
-        let file = try fixture.write(
-            "c.json", #"{"identityProviders": {"apple": {"preset": "apple", "audiences": ["a"], "tenant": "acme"}}}"#)
-        #expect(try fixture.resolve(file: file).identity.provider(named: "apple")?.tenant == "acme")
-        #expect(try fixture.resolve().identity.providers.allSatisfy { $0.tenant == nil })
-    }
-
     @Test("the environment's map replaces the file's whole, with no member of the file's entry left over")
     func environmentReplacesFile() throws {
         let fixture = try ConfigurationFixture()
@@ -142,7 +70,7 @@ import Testing
         ).identity
         #expect(identity.providers.map(\.name) == ["apple"])
         #expect(identity.providers.first?.audiences == ["b"])
-        #expect(identity.providers.first?.jwksURL == "https://appleid.apple.com/auth/keys")
+        #expect(identity.providers.first?.native?.jwksURL == "https://appleid.apple.com/auth/keys")
         let unset = try fixture.resolve(file: file, environment: ["TOKENVEND_IDENTITY_PROVIDERS": ""]).identity
         #expect(unset.providers.isEmpty)
     }
@@ -229,6 +157,27 @@ import Testing
             .description
         #expect(fromEnvironment == expected.replacing("SOURCE", with: "TOKENVEND_IDENTITY_PROVIDERS"))
         #expect(!fromFile.contains("\n"))
+    }
+
+    @Test("tenant is read from the file and the environment")
+    func tenant() throws {
+        let fixture = try ConfigurationFixture()
+        let json = #"{"apple": {"preset": "apple", "audiences": ["a"], "tenant": "acme"}}"#
+        let identity = try fixture.resolve(environment: ["TOKENVEND_IDENTITY_PROVIDERS": json]).identity
+        #expect(identity.provider(named: "apple")?.tenant == "acme")
+        let file = try fixture.write("c.json", #"{"identityProviders": "# + json + "}")
+        #expect(try fixture.resolve(file: file).identity.provider(named: "apple")?.tenant == "acme")
+    }
+
+    @Test("a configuration file with a member given twice is refused")
+    func duplicateMember() throws {
+        let fixture = try ConfigurationFixture()
+        let file = try fixture.write(
+            "c.json",
+            #"{"identityProviders": {"apple": {"preset": "apple", "audiences": ["a"], "audiences": ["b"]}}}"#)
+        #expect(
+            fixture.error(file: file)?.description
+                == "configuration file \(file): not valid JSON (duplicate JSON member)")
     }
 
     @Test("an environment value that is not JSON is refused naming the variable")

@@ -1,14 +1,13 @@
-import Configuration
 import Foundation
+import IdentityProviders
 import JWT
 import Testing
 
 @testable import TokenService
 
-@Suite struct BrowserProviderConfigurationTests {
-    typealias Settings = TokenServiceConfiguration.IdentityProviderSettings
-    typealias Browser = Settings.BrowserSettings
-
+/// The browser members of `identityProviders` as the loader reads them: secret files, sources and the one-line
+/// errors. The entries' own rules are IdentityProvidersTests' `BrowserProviderConfigurationTests`.
+@Suite struct BrowserProviderSectionTests {
     static let publicURL = ["TOKENVEND_SERVER_PUBLIC_URL": "https://auth.example.com/"]
 
     func resolve(_ providers: String, environment: [String: String] = publicURL) throws -> TokenServiceConfiguration {
@@ -32,80 +31,6 @@ import Testing
                 + "from 5 to 900, got 4")
     }
 
-    @Test("the github preset fills GitHub's endpoints, user-info URL and scopes; it is browser only")
-    func githubPreset() throws {
-        let configuration = try resolve(
-            #"{"github": {"preset": "github", "clientId": "Iv1.abc", "clientSecret": "gh-secret", "redirectURIs": ["com.example.app:/oauth"]}}"#
-        )
-        #expect(configuration.publicURL == "https://auth.example.com")
-        let github = try #require(configuration.identity.provider(named: "github"))
-        #expect(!github.isNative)
-        #expect(github.audiences == ["Iv1.abc"])
-        #expect(
-            github.browser
-                == Browser(
-                    clientId: "Iv1.abc", clientSecret: .init("gh-secret"), clientAuthentication: .clientSecretBasic,
-                    scopes: ["read:user", "user:email"], redirectURIs: ["com.example.app:/oauth"],
-                    endpoints: .explicit(
-                        authorizationURL: "https://github.com/login/oauth/authorize",
-                        tokenURL: "https://github.com/login/oauth/access_token",
-                        userInfoURL: "https://api.github.com/user")))
-        #expect(!String(describing: configuration).contains("gh-secret"))
-        #expect(!String(reflecting: configuration).contains("gh-secret"))
-    }
-
-    @Test("google and gitlab presets use discovery, keep signing in native tokens, and request openid scopes")
-    func discoveryPresets() throws {
-        let configuration = try resolve(
-            #"""
-            {"google": {"preset": "google", "clientId": "web.apps.googleusercontent.com", "clientSecret": "g",
-                        "audiences": ["ios.apps.googleusercontent.com", "web.apps.googleusercontent.com"],
-                        "redirectURIs": ["https://app.example.com/cb", "http://127.0.0.1/cb"]},
-             "gitlab": {"preset": "gitlab", "clientId": "gl", "clientSecret": "s", "redirectURIs": ["http://[::1]/cb"],
-                        "clientAuthentication": "client_secret_post"}}
-            """#)
-        let google = try #require(configuration.identity.provider(named: "google"))
-        #expect(google.isNative)
-        #expect(
-            google.browser?.endpoints
-                == .discovery(
-                    url: "https://accounts.google.com/.well-known/openid-configuration",
-                    issuer: "https://accounts.google.com"))
-        #expect(google.browser?.scopes == ["openid", "email", "profile"])
-        let gitlab = try #require(configuration.identity.provider(named: "gitlab"))
-        #expect(gitlab.audiences == ["gl"])
-        #expect(gitlab.browser?.clientAuthentication == .clientSecretPost)
-        #expect(
-            gitlab.browser?.endpoints
-                == .discovery(url: "https://gitlab.com/.well-known/openid-configuration", issuer: "https://gitlab.com"))
-    }
-
-    @Test("a discovery URL without issuers expects the issuer the URL names; explicit endpoints need scopes")
-    func customProviders() throws {
-        let configuration = try resolve(
-            #"""
-            {"corp": {"clientId": "c", "clientSecret": "s", "redirectURIs": ["com.example.app:/cb"],
-                      "discoveryURL": "https://id.corp.example/tenant/.well-known/openid-configuration"},
-             "forge": {"clientId": "f", "clientSecret": "s", "redirectURIs": ["com.example.app:/cb"],
-                       "authorizationURL": "https://forge.example/authorize", "tokenURL": "https://forge.example/token",
-                       "userInfoURL": "https://forge.example/user", "scopes": ["read"]}}
-            """#)
-        let corp = try #require(configuration.identity.provider(named: "corp"))
-        #expect(!corp.isNative)
-        #expect(
-            corp.browser?.endpoints
-                == .discovery(
-                    url: "https://id.corp.example/tenant/.well-known/openid-configuration",
-                    issuer: "https://id.corp.example/tenant"))
-        let forge = try #require(configuration.identity.provider(named: "forge"))
-        #expect(forge.browser?.scopes == ["read"])
-        #expect(
-            forge.browser?.endpoints
-                == .explicit(
-                    authorizationURL: "https://forge.example/authorize", tokenURL: "https://forge.example/token",
-                    userInfoURL: "https://forge.example/user"))
-    }
-
     @Test("clientSecretFile and clientPrivateKeyFile are read like the other secret files and never shown")
     func secretFiles() throws {
         let fixture = try ConfigurationFixture()
@@ -119,11 +44,9 @@ import Testing
             """#.replacing("SECRET", with: secretPath).replacing("KEY", with: keyPath)
         let configuration = try fixture.resolve(
             environment: Self.publicURL.merging(["TOKENVEND_IDENTITY_PROVIDERS": providers]) { $1 })
-        #expect(configuration.identity.provider(named: "a")?.browser?.clientSecret?.value == "file-secret-value")
+        #expect(configuration.identity.provider(named: "a")?.browser?.credential == .secretBasic("file-secret-value"))
         let b = try #require(configuration.identity.provider(named: "b")?.browser)
-        #expect(b.clientAuthentication == .privateKeyJWT)
-        #expect(b.clientKeyId == "key-1")
-        #expect(b.clientPrivateKey?.value == pem.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(b.credential == .privateKey(pem: pem.trimmingCharacters(in: .whitespacesAndNewlines), keyId: "key-1"))
         let shown = String(describing: configuration) + String(reflecting: configuration)
         #expect(!shown.contains("file-secret-value"))
         #expect(!shown.contains("PRIVATE KEY"))
@@ -261,21 +184,6 @@ import Testing
                 error?.description.hasPrefix(
                     "server.publicURL (TOKENVEND_SERVER_PUBLIC_URL): expected an https URL without query or fragment")
                     == true, "\(bad)")
-        }
-    }
-
-    @Test("a provider listed without its members is an error, never silently dropped")
-    func incompleteEntryIsAnError() throws {
-        let provider = InMemoryProvider(values: [
-            AbsoluteConfigKey(["identityProviders"]): ConfigValue(.stringArray(["apple"]), isSecret: false)
-        ])
-        #expect(throws: ConfigurationError.self) {
-            _ = try TokenServiceConfiguration(reader: ConfigReader(provider: provider))
-        }
-        do {
-            _ = try TokenServiceConfiguration(reader: ConfigReader(provider: provider))
-        } catch {
-            #expect(error.description.hasPrefix("identityProviders.apple: listed without its members"))
         }
     }
 }
