@@ -23,7 +23,7 @@ let package = Package(
         .executable(name: "tokenvend", targets: ["tokenvend"]),
         .library(name: "JWT", targets: ["JWT"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
-        .library(name: "TokenClient", targets: ["TokenClient"]),
+        .library(name: "TokenClient", targets: ["TokenClient", "TokenClientCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -97,7 +97,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "TokenClient", dependencies: ["AuthAPI", "PrivateFiles"], swiftSettings: swiftSettings),
+        // The client without URLSession (FoundationEssentials on Linux): session, stores, providers, web sign-in, the
+        // wire coding and its own transport values. The `tokenvend` executable links this one only.
+        .target(name: "TokenClientCore", dependencies: ["AuthAPI", "PrivateFiles"], swiftSettings: swiftSettings),
+        // What apps import: the core re-exported, plus URLSessionTransport and the URLRequest faces.
+        .target(name: "TokenClient", dependencies: ["TokenClientCore", "AuthAPI"], swiftSettings: swiftSettings),
         // The README's "TokenClient on iOS" examples, compiled so they cannot rot (scripts/check-readme-examples.py
         // keeps the README's blocks identical to them); never shipped.
         .target(
@@ -169,7 +173,8 @@ let package = Package(
         ),
         // The client's unit tests need only the client (no server), so they can run on Apple platforms too.
         .testTarget(
-            name: "TokenClientTests", dependencies: ["TokenClient", "AuthAPI", "TokenClientTesting"],
+            name: "TokenClientTests",
+            dependencies: ["TokenClient", "TokenClientCore", "AuthAPI", "TokenClientTesting"],
             swiftSettings: swiftSettings),
         .testTarget(name: "AuthAPITests", dependencies: ["AuthAPI"], swiftSettings: swiftSettings),
         // The README's examples run against the client's fake server (the SDKs' own types are stand-ins here).
@@ -182,8 +187,8 @@ let package = Package(
         .testTarget(
             name: "TokenClientEndToEndTests",
             dependencies: [
-                "TokenClient", "AuthAPI", "TokenService", "TokenServiceTesting", "TokenClientTesting",
-                "HTTPServerTesting",
+                "TokenClient", "TokenClientCore", "AuthAPI", "TokenService", "TokenServiceTesting",
+                "TokenClientTesting", "HTTPServerTesting",
             ],
             swiftSettings: swiftSettings
         ),
@@ -224,7 +229,8 @@ let package = Package(
             path: "Tests/IdentityProvidersTesting", swiftSettings: swiftSettings),
         // The client's test doubles (FakeAuthServer behind HTTPTransport, a hand-moved clock); client only.
         .target(
-            name: "TokenClientTesting", dependencies: ["TokenClient", "AuthAPI"], path: "Tests/TokenClientTesting",
+            name: "TokenClientTesting", dependencies: ["TokenClient", "TokenClientCore", "AuthAPI"],
+            path: "Tests/TokenClientTesting",
             swiftSettings: swiftSettings),
     ]
 )

@@ -3,10 +3,6 @@ import AuthAPI
 import Foundation
 import TokenClient
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// How `tokenvend token …` prints, and the request-and-print sequence its subcommands share.
 struct TokenOutputOptions: ParsableArguments {
     @Flag(help: "Print {\"token\",\"expiresIn\"} as JSON instead of the raw token.")
@@ -26,7 +22,7 @@ struct TokenOutputOptions: ParsableArguments {
     /// tokens could not be written back, the token is still printed but the command fails, because the
     /// session file now holds a spent refresh token.
     func printToken(
-        client: ClientOptions, in context: ClientContext, _ makeRequest: (AuthSession) -> URLRequest
+        client: ClientOptions, in context: ClientContext, _ makeRequest: (AuthSession) -> TransportRequest
     ) async throws {
         let client = try client.makeSession(in: context)
         try await client.requireReadableStore()
