@@ -50,6 +50,10 @@ let package = Package(
         // keys loaded through OpenSSL, signed and verified with libsodium.
         .target(name: "Cryptography", dependencies: ["COpenSSL", "CSodium"], swiftSettings: wrapperSettings),
         .target(name: "JWT", dependencies: ["Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
+        // The one loopback-host predicate (`localhost`, 127.0.0.0/8, ::1), from the text alone; no dependencies.
+        .target(name: "LoopbackHost", swiftSettings: wrapperSettings),
+        // The one outbound HTTP client (libcurl) and URL rule ("https, or http only to a loopback host"); no Foundation.
+        .target(name: "OutboundHTTP", dependencies: ["CCurl", "LoopbackHost"], swiftSettings: wrapperSettings),
         // Third-party ID tokens (Sign in with Apple, Google): provider settings, the JWKS key cache, the verifier.
         .target(
             name: "IdentityProviders", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
@@ -110,8 +114,8 @@ let package = Package(
         .executableTarget(
             name: "tokenvend",
             dependencies: [
-                "TokenService", "TokenClient", "JWT", "StrictJSON", "Cryptography", "StructuredLogging",
-                "PrivateFiles",
+                "TokenService", "TokenClientCore", "OutboundHTTP", "JWT", "StrictJSON", "Cryptography",
+                "StructuredLogging", "PrivateFiles",
                 "Store", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -196,7 +200,8 @@ let package = Package(
         .testTarget(
             name: "tokenvendTests",
             dependencies: [
-                "tokenvend", "TokenClient", "AuthAPI", "TokenServiceTesting", "TokenClientTesting", "HTTPServerTesting",
+                "tokenvend", "TokenClient", "TokenClientCore", "OutboundHTTP", "AuthAPI", "TokenServiceTesting",
+                "TokenClientTesting", "HTTPServerTesting",
                 "PostgresTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

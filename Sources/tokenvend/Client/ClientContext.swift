@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
-import TokenClient
+import TokenClientCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the client commands take from the process: environment, network, stdin and the two output streams.
 /// Tests substitute every part; ``live`` is the real process.
@@ -20,11 +25,11 @@ struct ClientContext: Sendable {
     /// Writes one line to stderr.
     var writeError: @Sendable (String) -> Void
 
-    /// The running process: its environment, a ``URLSessionTransport``, and the real stdin, stdout, stderr.
+    /// The running process: its environment, an ``OutboundTransport`` (libcurl), and the real stdin, stdout, stderr.
     static var live: ClientContext {
         ClientContext(
             environment: ProcessInfo.processInfo.environment,
-            transport: URLSessionTransport(),
+            transport: OutboundTransport(),
             standardInputIsTerminal: TerminalIO.standardInputIsTerminal,
             nextStandardInputByte: { try TerminalIO.readStandardInputByte() },
             promptWithoutEcho: { prompt in try TerminalIO.promptWithoutEcho(prompt) },

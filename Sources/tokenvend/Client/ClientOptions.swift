@@ -1,6 +1,11 @@
 import ArgumentParser
-import Foundation
-import TokenClient
+import TokenClientCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Options every client command takes: which server, and where the session is kept.
 struct ClientOptions: ParsableArguments {

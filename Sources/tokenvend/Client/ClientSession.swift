@@ -1,5 +1,10 @@
-import Foundation
-import TokenClient
+import TokenClientCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An ``AuthSession`` over the command-line session file, with the server it talks to and checks of the
 /// file's health.

@@ -1,6 +1,6 @@
 import AuthAPI
 import Foundation
-import TokenClient
+import TokenClientCore
 
 /// The one stderr line and the exit status for an error of a client command.
 ///

@@ -1,7 +1,12 @@
 import ArgumentParser
 import AuthAPI
-import Foundation
-import TokenClient
+import TokenClientCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `tokenvend login`: signs in and keeps the session in the session file.
 struct LoginCommand: AsyncParsableCommand {

@@ -1,7 +1,12 @@
 import ArgumentParser
 import AuthAPI
-import Foundation
-import TokenClient
+import TokenClientCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `tokenvend logout`: ends sessions on the server and forgets this one locally.
 struct LogoutCommand: AsyncParsableCommand {

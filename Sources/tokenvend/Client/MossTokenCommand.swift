@@ -1,5 +1,5 @@
 import ArgumentParser
-import TokenClient
+import TokenClientCore
 
 /// `tokenvend token moss`: prints a Moss project token (`GET /moss-token`).
 struct MossTokenCommand: AsyncParsableCommand {

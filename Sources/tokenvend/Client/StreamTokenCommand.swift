@@ -1,6 +1,6 @@
 import ArgumentParser
 import AuthAPI
-import TokenClient
+import TokenClientCore
 
 /// `tokenvend token stream`: prints a Bloomreach Stream JWT (`POST /stream-token`).
 struct StreamTokenCommand: AsyncParsableCommand {

@@ -1,7 +1,12 @@
 import ArgumentParser
 import AuthAPI
-import Foundation
-import TokenClient
+import TokenClientCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How `tokenvend token …` prints, and the request-and-print sequence its subcommands share.
 struct TokenOutputOptions: ParsableArguments {
