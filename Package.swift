@@ -56,7 +56,8 @@ let package = Package(
         .target(name: "OutboundHTTP", dependencies: ["CCurl", "LoopbackHost"], swiftSettings: wrapperSettings),
         // Third-party ID tokens (Sign in with Apple, Google): provider settings, the JWKS key cache, the verifier.
         .target(
-            name: "IdentityProviders", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
+            name: "IdentityProviders", dependencies: ["JWT", "Cryptography", "StrictJSON", "OutboundHTTP"],
+            swiftSettings: swiftSettings
         ),
         // Third-party tokens by configuration (`vendors.<name>`): templates, presets, parameters, signing; pure.
         .target(
@@ -81,7 +82,8 @@ let package = Package(
             swiftSettings: wrapperSettings
         ),
         // The PostgreSQL backend (libpq): shared by several instances; see DESIGN.md.
-        .target(name: "PostgresStore", dependencies: ["CLibPQ", "Store"], swiftSettings: wrapperSettings),
+        .target(
+            name: "PostgresStore", dependencies: ["CLibPQ", "Store", "LoopbackHost"], swiftSettings: wrapperSettings),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
         .target(name: "AuthAPI", swiftSettings: swiftSettings),
         .target(
@@ -91,7 +93,7 @@ let package = Package(
         .target(
             name: "TokenService",
             dependencies: [
-                "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "CCurl", "Cryptography", "StrictJSON",
+                "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "OutboundHTTP", "Cryptography", "StrictJSON",
                 "PrivateFiles", "IdentityProviders", "VendorTokens",
                 "PostgresStore", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
@@ -114,8 +116,8 @@ let package = Package(
         .executableTarget(
             name: "tokenvend",
             dependencies: [
-                "TokenService", "TokenClientCore", "OutboundHTTP", "JWT", "StrictJSON", "Cryptography",
-                "StructuredLogging", "PrivateFiles",
+                "TokenService", "TokenClientCore", "OutboundHTTP", "LoopbackHost", "IdentityProviders", "JWT",
+                "StrictJSON", "Cryptography", "StructuredLogging", "PrivateFiles",
                 "Store", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -137,6 +139,9 @@ let package = Package(
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "LoopbackHost", "CCurl", "HTTPServerTesting"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "CryptographyTests", dependencies: ["Cryptography"], exclude: ["Wycheproof"],
             swiftSettings: swiftSettings),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
@@ -145,7 +150,10 @@ let package = Package(
         ),
         .testTarget(
             name: "IdentityProvidersTests",
-            dependencies: ["IdentityProviders", "IdentityProvidersTesting", "JWT", "Cryptography", "StrictJSON"],
+            dependencies: [
+                "IdentityProviders", "IdentityProvidersTesting", "JWT", "Cryptography", "StrictJSON",
+                "HTTPServerTesting",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "VendorTokensTests", dependencies: ["VendorTokens", "JWT", "StrictJSON", "Cryptography"],
@@ -201,8 +209,8 @@ let package = Package(
             name: "tokenvendTests",
             dependencies: [
                 "tokenvend", "TokenClient", "TokenClientCore", "OutboundHTTP", "AuthAPI", "TokenServiceTesting",
-                "TokenClientTesting", "HTTPServerTesting",
-                "PostgresTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TokenClientTesting", "HTTPServerTesting", "PostgresTesting", "IdentityProviders",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -21,7 +21,8 @@ import Synchronization
 ///   send and answer together; `CURLOPT_CONNECTTIMEOUT_MS` bounds the connect;
 /// - cancelling the caller answers it at once; the transfer stops at libcurl's next progress callback.
 ///
-/// `curl_easy_perform` blocks, so it runs on a dedicated Dispatch queue, never on Swift's cooperative pool. All
+/// `curl_easy_perform` blocks, so it runs on a serial Dispatch queue of its own (a thread from Dispatch's
+/// overcommitting pool), never on Swift's cooperative pool or a width-limited concurrent queue. All
 /// pointer handling of outbound HTTP is in this file; the easy handle and its header list are owned by one
 /// exchange and freed in `deinit`. Nothing from the request body or from libcurl's error text ends up in the
 /// outcome.
@@ -38,8 +39,9 @@ import Synchronization
 
     typealias Outcome = Result<Answer, OutboundHTTPError>
 
-    /// Where blocking transfers run: a queue of its own (threads outside the cooperative pool).
-    private static let queue = DispatchQueue(label: "tokenvend.outbound-http", attributes: .concurrent)
+    /// Where the deadline backstops run: a serial queue, so it targets Dispatch's overcommitting pool and gets a
+    /// thread even when every other thread is blocked.
+    private static let timers = DispatchQueue(label: "tokenvend.outbound-http.timers")
 
     /// `curl_global_init`, once per process before the first handle (a `static let` initialises once, like
     /// `dispatch_once`). Its result needs no check: `curl_easy_init` fails (and is handled) when it failed.
@@ -172,11 +174,14 @@ import Synchronization
             continuation.resume(returning: .failure(.cancelled))
             return
         }
-        Self.queue.async { self.perform() }
+        // A serial queue of its own per transfer: serial queues target Dispatch's overcommitting pool, so each
+        // blocking transfer gets a thread. (A shared concurrent queue is capped near the number of CPUs: two
+        // stalled upstreams on two cores would hold every other outbound call until their deadlines.)
+        DispatchQueue(label: "tokenvend.outbound-http.transfer").async { self.perform() }
         // A backstop only (CURLOPT_TIMEOUT_MS is the deadline): the caller is answered by then whatever libcurl
         // does. Held weakly, so a finished exchange is released at once.
         let backstop = DispatchTime.now() + .milliseconds(Self.milliseconds(deadline) + 1000)
-        Self.queue.asyncAfter(deadline: backstop) { [weak self] in self?.abandon(.timedOut) }
+        Self.timers.asyncAfter(deadline: backstop) { [weak self] in self?.abandon(.timedOut) }
     }
 
     /// Answers the caller with `error` unless it has its answer, and makes the transfer stop at its next callback.
@@ -250,13 +255,25 @@ import Synchronization
         return unsafe tv_curl_getinfo_long(rawHandle, CURLINFO_OS_ERRNO, &value) == CURLE_OK ? value : 0
     }
 
-    /// libcurl's absolute form of the `Location` of a 3xx answer (resolved against the request's URL).
+    /// The `Location` of a 3xx answer, resolved against the request's URL by libcurl's URL parser (RFC 3986 §5;
+    /// `CURLINFO_REDIRECT_URL` is not set for a transfer stopped on its head).
     private func redirectURL() -> String? {
-        var pointer: UnsafeMutablePointer<CChar>?
-        guard unsafe tv_curl_getinfo_string(rawHandle, CURLINFO_REDIRECT_URL, &pointer) == CURLE_OK,
-            let pointer = unsafe pointer
+        guard let location = headers.last(where: { $0.name.lowercased() == "location" })?.value else { return nil }
+        return Self.resolve(location, against: url.text)
+    }
+
+    /// `reference` resolved against `base`, or nil when libcurl's URL parser refuses either.
+    static func resolve(_ reference: String, against base: String) -> String? {
+        guard let handle = unsafe curl_url() else { return nil }
+        defer { unsafe curl_url_cleanup(handle) }
+        guard unsafe curl_url_set(handle, CURLUPART_URL, base, 0) == CURLUE_OK,
+            unsafe curl_url_set(handle, CURLUPART_URL, reference, 0) == CURLUE_OK
         else { return nil }
-        return unsafe String(cString: pointer)
+        var resolved: UnsafeMutablePointer<CChar>?
+        guard unsafe curl_url_get(handle, CURLUPART_URL, &resolved, 0) == CURLUE_OK, let resolved = unsafe resolved
+        else { return nil }
+        defer { unsafe curl_free(resolved) }
+        return unsafe String(cString: resolved)
     }
 
     /// Body bytes: appended while they fit; past the limit the transfer stops (returning 0 → CURLE_WRITE_ERROR).

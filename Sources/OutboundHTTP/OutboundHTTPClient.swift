@@ -29,8 +29,9 @@
 ///   libcurl's next progress callback.
 ///
 /// Only `http` and `https` are spoken. Each exchange has its own easy handle, created and freed around the
-/// transfer, and runs `curl_easy_perform` on a Dispatch queue of its own, never on Swift's cooperative pool; no
-/// cookies, cache or credential storage. A value type: safe to share and to call from several tasks at once.
+/// transfer, and runs `curl_easy_perform` on a serial Dispatch queue of its own (a thread each), never on Swift's
+/// cooperative pool; no cookies, cache or credential storage. A value type: safe to share and to call from several
+/// tasks at once.
 public struct OutboundHTTPClient: Sendable {
     /// What happens to the body of a non-2xx answer.
     public enum NonSuccessBodies: Sendable, Hashable {

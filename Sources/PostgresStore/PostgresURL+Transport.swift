@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import LoopbackHost
 
 extension PostgresURL {
     /// The libpq keywords that decide where a connection goes and whether the server's certificate is checked.
@@ -66,22 +62,13 @@ extension PostgresURL {
     /// loopback address.
     static func isLocalHost(_ host: String) -> Bool {
         if host.isEmpty || host.hasPrefix("/") || host.hasPrefix("@") { return true }
-        if host.lowercased() == "localhost" { return true }
-        return isLoopbackAddress(host)
+        return LoopbackHost.contains(host)
     }
 
     /// Whether `text` is an IPv4 address in 127.0.0.0/8 or the IPv6 address `::1`, in a form `inet_pton` accepts
-    /// (dotted quads only for IPv4, so `127.1` and `0x7f.0.0.1` are not addresses here).
+    /// (dotted quads only for IPv4, so `127.1` and `0x7f.0.0.1` are not addresses here): the project's one
+    /// loopback predicate, ``LoopbackHost/isLoopbackAddress(_:)``.
     static func isLoopbackAddress(_ text: String) -> Bool {
-        var v4 = in_addr()
-        if unsafe inet_pton(AF_INET, text, &v4) == 1 {
-            return UInt32(bigEndian: v4.s_addr) >> 24 == 127
-        }
-        var v6 = in6_addr()
-        if unsafe inet_pton(AF_INET6, text, &v6) == 1 {
-            let bytes = unsafe withUnsafeBytes(of: &v6) { unsafe Array($0) }
-            return bytes == Array(repeating: 0, count: 15) + [1]
-        }
-        return false
+        LoopbackHost.isLoopbackAddress(text)
     }
 }

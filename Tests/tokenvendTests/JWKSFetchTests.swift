@@ -1,35 +1,34 @@
 import ArgumentParser
 import Foundation
 import HTTPServerTesting
+import IdentityProviders
 import Testing
 
 @testable import tokenvend
 
-/// `jwt verify --jwks URL`: which URLs may be fetched, and the limits of the download (redirects, size, time).
+/// `jwt verify --jwks URL`: the limits of the download (refused URLs, redirects, size, time). The command uses the
+/// server's fetcher (`CurlJWKSFetcher` on OutboundHTTP), with its own deadline and messages; which URLs the rule
+/// accepts is `OutboundURLTests`' table (every case this suite's table had is there).
 @Suite(.timeLimit(.minutes(1)))
 struct JWKSFetchTests {
-    @Test(
-        "plain http only to a 127.0.0.0/8 or ::1 literal or localhost; a DNS name starting with 127. is not loopback",
-        arguments: [
-            ("http://127.0.0.1:8080/jwks.json", true), ("http://127.255.3.4/jwks.json", true),
-            ("http://[::1]:8080/jwks.json", true), ("http://localhost:9/jwks.json", true),
-            ("http://LOCALHOST/jwks.json", true), ("https://auth.example.com/jwks.json", true),
-            ("http://127.evil.example/jwks.json", false), ("http://127.0.0.1.evil.example/jwks.json", false),
-            ("http://localhost.evil.example/jwks.json", false), ("http://128.0.0.1/jwks.json", false),
-            ("http://[::2]/jwks.json", false), ("http://auth.example.com/jwks.json", false),
-            ("ftp://127.0.0.1/jwks.json", false),
-        ])
-    func allowedURLs(url: String, allowed: Bool) throws {
-        #expect(JWKSFetch.isAllowed(try #require(URL(string: url))) == allowed)
+    static func fetch(_ source: String, timeout: Double = JWKSVerification.timeoutSeconds) async
+        -> Result<[UInt8], JWKSFetchError>
+    {
+        do throws(JWKSFetchError) {
+            return .success(try await JWKSVerification.fetch(source, timeout: timeout))
+        } catch {
+            return .failure(error)
+        }
     }
 
-    @Test("a refused URL fails before any connection")
-    func refusedURL() {
-        #expect(throws: JWKSFetch.Failure.insecureURL) { try JWKSFetch.fetch("http://127.evil.example/jwks.json") }
+    @Test("a refused URL fails before any connection, with the command's message")
+    func refusedURL() async {
+        #expect(await Self.fetch("http://127.evil.example/jwks.json") == .failure(.insecureURL))
+        #expect(JWKSVerification.message(.insecureURL) == "must be an https URL (http only to a loopback address)")
     }
 
-    @Test("a redirect to a non-https URL is not followed, even to a loopback server that would answer")
-    func insecureRedirect() throws {
+    @Test("a redirect is not followed (as by the server's fetcher), even to a loopback server that would answer")
+    func redirectNotFollowed() async throws {
         let set = #"{"keys":[]}"#
         let target = try HostileUpstream(always: .answer(status: 200, body: set))
         defer { target.shutdown() }
@@ -38,41 +37,37 @@ struct JWKSFetchTests {
                 "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:\(target.port)/jwks.json\r\nContent-Length: 0\r\n"
                     + "Connection: close\r\n\r\n"))
         defer { redirect.shutdown() }
-        #expect(try JWKSFetch.fetch("http://127.0.0.1:\(target.port)/jwks.json") == Array(set.utf8))
-        #expect(throws: JWKSFetch.Failure.insecureRedirect) {
-            try JWKSFetch.fetch("http://127.0.0.1:\(redirect.port)/jwks.json")
-        }
+        #expect(await Self.fetch("http://127.0.0.1:\(target.port)/jwks.json") == .success(Array(set.utf8)))
+        #expect(await Self.fetch("http://127.0.0.1:\(redirect.port)/jwks.json") == .failure(.status(302)))
         #expect(target.callCount == 1)
     }
 
     @Test("a body over the limit is cut off, announced or streamed", arguments: [Int?.none, 1_000_000])
-    func tooLarge(contentLength: Int?) throws {
+    func tooLarge(contentLength: Int?) async throws {
         let server = try HostileUpstream(always: .endlessBody(status: 200, contentLength: contentLength))
         defer { server.shutdown() }
         let start = ContinuousClock.now
-        #expect(throws: JWKSFetch.Failure.tooLarge(limit: 65_536)) {
-            try JWKSFetch.fetch("http://127.0.0.1:\(server.port)/jwks.json")
-        }
+        #expect(await Self.fetch("http://127.0.0.1:\(server.port)/jwks.json") == .failure(.tooLarge))
+        #expect(JWKSVerification.message(.tooLarge) == "larger than 65536 bytes")
         // Refused as soon as the limit is passed, not when the deadline (10 s) ends the transfer.
         #expect(ContinuousClock.now - start < .seconds(5))
     }
 
     @Test("a server that never answers times out after the deadline")
-    func timeout() throws {
+    func timeout() async throws {
         let server = try HostileUpstream(always: .stall(.seconds(20)))
         defer { server.shutdown() }
         let start = ContinuousClock.now
-        #expect(throws: JWKSFetch.Failure.timedOut) {
-            try JWKSFetch.fetch("http://127.0.0.1:\(server.port)/jwks.json", timeout: 1)
-        }
+        #expect(await Self.fetch("http://127.0.0.1:\(server.port)/jwks.json", timeout: 1) == .failure(.timedOut))
         #expect(ContinuousClock.now - start < .seconds(8))
     }
 
     @Test("a non-200 answer names its status")
-    func status() throws {
+    func status() async throws {
         let server = try HostileUpstream(always: .answer(status: 404, body: #"{"error":"not_found"}"#))
         defer { server.shutdown() }
-        #expect(throws: JWKSFetch.Failure.status(404)) { try JWKSFetch.fetch("http://127.0.0.1:\(server.port)/x") }
+        #expect(await Self.fetch("http://127.0.0.1:\(server.port)/x") == .failure(.status(404)))
+        #expect(JWKSVerification.message(.status(404)) == "HTTP status 404")
     }
 }
 

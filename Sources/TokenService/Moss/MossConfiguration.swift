@@ -1,3 +1,5 @@
+import OutboundHTTP
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
@@ -49,24 +51,13 @@ public struct MossConfiguration: Sendable, Equatable, CustomStringConvertible, C
         self.timeout = timeout
     }
 
-    /// Parses a `moss.authURL` value: an absolute `https` URL with a host, or an `http` URL to a loopback host
-    /// (`localhost`, `127.0.0.1`, `::1`; for local fakes), so the project key never crosses a network in clear.
+    /// Parses a `moss.authURL` value by the outbound URL rule (`OutboundURL`): an `https` URL, or an `http` URL to
+    /// a loopback host (for local fakes), without user info, so the project key never crosses a network in clear.
     ///
     /// - Returns: the URL, or `nil` when the value is not acceptable (the caller reports the key by name).
     public static func parseAuthURL(_ string: String) -> URL? {
-        guard let url = URL(string: string), let scheme = url.scheme?.lowercased(),
-            let host = url.host?.lowercased(), !host.isEmpty
-        else { return nil }
-        switch scheme {
-        case "https": return url
-        case "http": return ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host) ? url : nil
-        default: return nil
-        }
-    }
-
-    /// ``timeout`` in seconds, for libcurl and Dispatch.
-    var timeoutInterval: Double {
-        Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        guard OutboundURL.accepts(string) else { return nil }
+        return URL(string: string)
     }
 
     /// `MossConfiguration(projectId: …, projectKey: <redacted>, authURL: …, timeout: …)`.

@@ -1,9 +1,10 @@
 import Foundation
+import OutboundHTTP
 
 /// The real Moss upstream: `POST <authURL>` with `{"projectId", "projectKey"}`, answered by
 /// `{"token", "expiresIn"}`.
 ///
-/// Each call is one HTTP exchange over libcurl (``CurlHTTPExchange``) bounded by ``MossConfiguration/timeout``
+/// Each call is one HTTP exchange over OutboundHTTP's libcurl client, bounded by ``MossConfiguration/timeout``
 /// (connect, send, answer together; sub-second values work), and cancelling the calling task also ends the
 /// exchange. No cache, cookies or credential storage. Thread-safe; share one instance.
 ///
@@ -15,7 +16,8 @@ import Foundation
 ///   fails at once instead of at the timeout, and never grows memory beyond the limit. A non-2xx answer is settled
 ///   on its head; its body is never read. Redirects are not followed (the key goes to the configured URL only).
 /// - 401, 403 → ``MossError/upstreamRejected(status:)``; any other status → ``MossError/upstreamFailed(status:)``.
-/// - refused, DNS failure, TLS failure, dropped connection, timeout → ``MossError/upstreamUnavailable``.
+/// - refused, DNS failure, TLS failure, dropped connection, an answer that is not HTTP, timeout, an `authURL`
+///   the outbound URL rule refuses → ``MossError/upstreamUnavailable``.
 ///
 /// ```swift
 /// let upstream = MossHTTPUpstream(configuration: MossConfiguration(projectId: id, projectKey: key))
@@ -27,14 +29,19 @@ public final class MossHTTPUpstream: MossUpstream {
 
     /// The credentials, endpoint and timeout this upstream uses.
     public let configuration: MossConfiguration
-    private let requestBody: Data
+    private let requestBody: [UInt8]
+    private let client: OutboundHTTPClient
 
     /// Creates the upstream; no connection is made until the first call.
     public init(configuration: MossConfiguration) {
         self.configuration = configuration
         // Encoded once: the credentials never change for the life of the upstream.
         let credentials = Credentials(projectId: configuration.projectId, projectKey: configuration.projectKey)
-        self.requestBody = (try? JSONEncoder().encode(credentials)) ?? Data()
+        self.requestBody = Array((try? JSONEncoder().encode(credentials)) ?? Data())
+        // The timeout bounds the whole exchange, connect included; non-2xx answers are settled on their head.
+        self.client = OutboundHTTPClient(
+            deadline: configuration.timeout, connectTimeout: configuration.timeout,
+            maximumBodyBytes: Self.maximumBodyBytes, nonSuccessBodies: .discard)
     }
 
     /// Performs one exchange; see the type's documentation for the mapping.
@@ -42,12 +49,20 @@ public final class MossHTTPUpstream: MossUpstream {
     /// - Throws: ``MossError/upstreamUnavailable``, ``MossError/upstreamRejected(status:)``,
     ///   ``MossError/upstreamFailed(status:)`` or ``MossError/badUpstreamResponse``.
     public func fetchProjectToken() async throws(MossError) -> MossProjectToken {
-        let (body, status) = try await CurlHTTPExchange.post(
-            requestBody, to: configuration.authURL, timeout: configuration.timeoutInterval,
-            limit: Self.maximumBodyBytes
-        ).get()
+        let response: OutboundHTTPResponse
+        do throws(OutboundHTTPError) {
+            let url = try OutboundURL(configuration.authURL.absoluteString)
+            let headers = [("Content-Type", "application/json"), ("Accept", "application/json")]
+            response = try await client.send(
+                OutboundHTTPRequest(method: .post, url: url, headers: headers, body: requestBody))
+        } catch .tooLarge {
+            throw .badUpstreamResponse
+        } catch {
+            throw .upstreamUnavailable
+        }
+        let status = response.status
         switch status {
-        case 200..<300: return try Self.parse(body)
+        case 200..<300: return try Self.parse(Data(response.body))
         case 401, 403: throw .upstreamRejected(status: status)
         default: throw .upstreamFailed(status: status)
         }

@@ -1,3 +1,5 @@
+import LoopbackHost
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -41,10 +43,12 @@ enum ServerURL {
         canonical(first) == canonical(second)
     }
 
-    /// A warning when `url` would carry passwords and tokens in clear text off this machine, else `nil`.
+    /// A warning when `url` would carry passwords and tokens in clear text off this machine, else `nil`: plain
+    /// `http` to a host that is not loopback by the outbound URL rule's predicate (`LoopbackHost`).
     static func insecureWarning(for url: URL) -> String? {
         guard url.scheme?.lowercased() == "http", let host = url.host()?.lowercased() else { return nil }
-        let loopback = host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let loopback = LoopbackHost.contains(bare)
         return loopback ? nil : "warning: \(host) is reached over plain http; credentials travel unencrypted"
     }
 

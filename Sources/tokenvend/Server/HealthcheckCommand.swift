@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import OutboundHTTP
 
 /// `tokenvend healthcheck`: exit 0 when `/healthz` answers 200 (the container's HEALTHCHECK).
+///
+/// One `GET` over OutboundHTTP (libcurl, not FoundationNetworking). The URL may be plain `http` to any host
+/// (`OutboundURL.Rule.plainHTTPAnywhere`): the check carries no secret, and a container's HEALTHCHECK may name the
+/// service by its network name. No redirect is followed; the body is not read.
 struct HealthcheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "healthcheck",
@@ -23,23 +24,23 @@ struct HealthcheckCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let port = environment["TOKENVEND_SERVER_PORT"].flatMap(Int.init) ?? 8080
         let text = url ?? "http://127.0.0.1:\(port)/healthz"
-        guard let target = URL(string: text), target.scheme == "http" || target.scheme == "https" else {
+        guard let target = try? OutboundURL(text, rule: .plainHTTPAnywhere) else {
             throw ValidationError("--url must be an http(s) URL")
         }
-        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = "GET"
-        let session = URLSession(configuration: .ephemeral)
-        do {
-            let (_, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            guard status == 200 else {
-                FileHandle.standardError.write(Data("unhealthy: \(text) answered \(status)\n".utf8))
-                throw ExitCode.failure
-            }
-        } catch let exit as ExitCode {
-            throw exit
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be a positive number of seconds")
+        }
+        let client = OutboundHTTPClient(
+            deadline: .seconds(timeout), connectTimeout: .seconds(timeout), nonSuccessBodies: .discard)
+        let status: Int
+        do throws(OutboundHTTPError) {
+            status = try await client.send(OutboundHTTPRequest(url: target)).status
         } catch {
-            FileHandle.standardError.write(Data("unhealthy: \(text): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data("unhealthy: \(text): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        guard status == 200 else {
+            FileHandle.standardError.write(Data("unhealthy: \(text) answered \(status)\n".utf8))
             throw ExitCode.failure
         }
     }

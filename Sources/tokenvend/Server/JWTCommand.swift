@@ -63,7 +63,7 @@ struct JWTCommand: ParsableCommand {
         }
     }
 
-    struct Verify: ParsableCommand {
+    struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify a token; print its payload JSON and exit 0, or print why and exit 1.",
             discussion: """
@@ -71,8 +71,8 @@ struct JWTCommand: ParsableCommand {
                 kid is accepted. With --jwks (a JWK Set file, or an https URL, or http to a loopback address): the \
                 token's kid picks the key, whose alg must be the header's; --alg is not used. Keys of the set that \
                 cannot verify here (use "enc", ES384, PS256, RSA-OAEP, another curve…) are skipped with a note on \
-                stderr; a key without kid is used only when it is the only usable one. A URL is fetched with a \
-                10-second deadline, at most 64 KiB, and redirects only to https.
+                stderr; a key without kid is used only when it is the only usable one. A URL is fetched by the \
+                server's JWKS fetcher with a 10-second deadline, at most 64 KiB, and no redirect followed.
                 """
         )
 
@@ -91,10 +91,10 @@ struct JWTCommand: ParsableCommand {
         @Argument(help: "The compact token.")
         var token: String
 
-        func run() throws {
+        func run() async throws {
             switch (secretFile, jwks) {
             case (let secretFile?, nil): try verify(secretFile: secretFile)
-            case (nil, let jwks?): try JWKSVerification.verify(token, against: jwks, kid: kid)
+            case (nil, let jwks?): try await JWKSVerification.verify(token, against: jwks, kid: kid)
             default: throw Support.usageError("give exactly one of --secret-file and --jwks")
             }
         }

@@ -3,8 +3,6 @@ import HTTPServerTesting
 import IdentityProviders
 import Testing
 
-@testable import TokenService
-
 @Suite(.timeLimit(.minutes(1))) struct CurlOAuthClientTests {
     static func post(
         _ client: CurlOAuthClient, _ url: String, form: [(String, String)] = [("a", "b")],

@@ -3,8 +3,6 @@ import HTTPServerTesting
 import IdentityProviders
 import Testing
 
-@testable import TokenService
-
 @Suite(.timeLimit(.minutes(1))) struct CurlJWKSFetcherTests {
     static func outcome(_ fetcher: CurlJWKSFetcher, _ url: String) async -> Result<JWKSDocument, JWKSFetchError> {
         do throws(JWKSFetchError) { return .success(try await fetcher.fetch(url)) } catch { return .failure(error) }
