@@ -81,6 +81,24 @@ struct OutboundTransportTests {
         }
     }
 
+    @Test("a redirect within the origin is followed, with the credentials")
+    func redirectWithinOrigin() async throws {
+        let script: @Sendable (Int) -> FakeUpstream.Answer = { index in
+            index == 0
+                ? .init(status: 307, body: "", headers: ["Location": "/identity/auth/token?again"])
+                : .init(status: 200, body: #"{"ok":true}"#)
+        }
+        try await withFakeUpstream(script: script) { upstream in
+            var request = TransportRequest(method: "POST", url: upstream.url, body: Data("{}".utf8))
+            request.setValue("Bearer access-1", forHTTPHeaderField: "Authorization")
+            let (_, response) = try await OutboundTransport().send(request)
+            #expect(response.statusCode == 200)
+            #expect(upstream.requests.map(\.target) == ["/identity/auth/token", "/identity/auth/token?again"])
+            #expect(upstream.requests.last?.headers["authorization"] == "Bearer access-1")
+            #expect(upstream.requests.last?.body == Array("{}".utf8))
+        }
+    }
+
     @Test("a redirect to another origin is refused: the credentials stay with the named server")
     func redirectElsewhere() async throws {
         let away = FakeUpstream.Answer(status: 302, body: "", headers: ["Location": "http://localhost:1/elsewhere"])
