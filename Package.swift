@@ -23,7 +23,7 @@ let package = Package(
         .executable(name: "tokenvend", targets: ["tokenvend"]),
         .library(name: "JWT", targets: ["JWT"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
-        .library(name: "TokenClient", targets: ["TokenClient"]),
+        .library(name: "TokenClient", targets: ["TokenClient", "TokenClientCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -107,7 +107,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "TokenClient", dependencies: ["AuthAPI", "PrivateFiles"], swiftSettings: swiftSettings),
+        // The client without URLSession (FoundationEssentials on Linux): session, stores, providers, web sign-in, the
+        // wire coding and its own transport values. The `tokenvend` executable links this one only.
+        .target(name: "TokenClientCore", dependencies: ["AuthAPI", "PrivateFiles"], swiftSettings: swiftSettings),
+        // What apps import: the core re-exported, plus URLSessionTransport and the URLRequest faces.
+        .target(name: "TokenClient", dependencies: ["TokenClientCore", "AuthAPI"], swiftSettings: swiftSettings),
         // The README's "TokenClient on iOS" examples, compiled so they cannot rot (scripts/check-readme-examples.py
         // keeps the README's blocks identical to them); never shipped.
         .target(
@@ -116,8 +120,8 @@ let package = Package(
         .executableTarget(
             name: "tokenvend",
             dependencies: [
-                "TokenService", "TokenClient", "JWT", "StrictJSON", "Cryptography", "StructuredLogging",
-                "PrivateFiles", "OutboundHTTP", "LoopbackHost", "IdentityProviders",
+                "TokenService", "TokenClientCore", "OutboundHTTP", "LoopbackHost", "IdentityProviders", "JWT",
+                "StrictJSON", "Cryptography", "StructuredLogging", "PrivateFiles",
                 "Store", "PostgresStore",
                 "AuthAPI",  // the wire types its client commands send and read
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -186,7 +190,8 @@ let package = Package(
         ),
         // The client's unit tests need only the client (no server), so they can run on Apple platforms too.
         .testTarget(
-            name: "TokenClientTests", dependencies: ["TokenClient", "AuthAPI", "TokenClientTesting"],
+            name: "TokenClientTests",
+            dependencies: ["TokenClient", "TokenClientCore", "AuthAPI", "TokenClientTesting"],
             swiftSettings: swiftSettings),
         .testTarget(name: "AuthAPITests", dependencies: ["AuthAPI"], swiftSettings: swiftSettings),
         // The README's examples run against the client's fake server (the SDKs' own types are stand-ins here).
@@ -199,8 +204,8 @@ let package = Package(
         .testTarget(
             name: "TokenClientEndToEndTests",
             dependencies: [
-                "TokenClient", "AuthAPI", "TokenService", "TokenServiceTesting", "TokenClientTesting",
-                "HTTPServerTesting",
+                "TokenClient", "TokenClientCore", "AuthAPI", "TokenService", "TokenServiceTesting",
+                "TokenClientTesting", "HTTPServerTesting",
             ],
             swiftSettings: swiftSettings
         ),
@@ -208,8 +213,8 @@ let package = Package(
         .testTarget(
             name: "tokenvendTests",
             dependencies: [
-                "tokenvend", "TokenClient", "AuthAPI", "TokenServiceTesting", "TokenClientTesting", "HTTPServerTesting",
-                "PostgresTesting", "IdentityProviders",
+                "tokenvend", "TokenClient", "TokenClientCore", "OutboundHTTP", "AuthAPI", "TokenServiceTesting",
+                "TokenClientTesting", "HTTPServerTesting", "PostgresTesting", "IdentityProviders",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -242,7 +247,8 @@ let package = Package(
             path: "Tests/IdentityProvidersTesting", swiftSettings: swiftSettings),
         // The client's test doubles (FakeAuthServer behind HTTPTransport, a hand-moved clock); client only.
         .target(
-            name: "TokenClientTesting", dependencies: ["TokenClient", "AuthAPI"], path: "Tests/TokenClientTesting",
+            name: "TokenClientTesting", dependencies: ["TokenClient", "TokenClientCore", "AuthAPI"],
+            path: "Tests/TokenClientTesting",
             swiftSettings: swiftSettings),
     ]
 )

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Checks that the client's Swift code builds on Linux and on iOS 16 / macOS 13 / tvOS 16 / watchOS 9 / visionOS 1.
 
-Scans every .swift file under Sources/TokenClient, Sources/AuthAPI, Sources/PrivateFiles, Tests/TokenClientTesting,
-Tests/TokenClientTests and Examples/ (when present), with comments and string literals blanked out and the
-`#if / #elseif / #else / #endif` blocks around each line tracked (nested too), and reports `path:line: message` for:
+Scans every .swift file under Sources/TokenClient, Sources/TokenClientCore, Sources/AuthAPI, Sources/PrivateFiles,
+Tests/TokenClientTesting, Tests/TokenClientTests and Examples/ (when present), with comments and string literals
+blanked out and the `#if / #elseif / #else / #endif` blocks around each line tracked (nested too), and reports
+`path:line: message` for:
 
-- linux-import: an import of a Linux-only module (Glibc, Musl, FoundationNetworking, CHTTPServerLinux, or any C
-  target of this package: a `.systemLibrary` in Package.swift, or a Sources/ folder with a module map, C sources or
-  an include/ folder) whose enclosing condition does not imply `canImport(<that module>)` or `os(Linux)`;
+- linux-import: an import of a module Apple's SDKs lack (Glibc, Musl, FoundationNetworking, FoundationEssentials,
+  CHTTPServerLinux, or any C target of this package: a `.systemLibrary` in Package.swift, or a Sources/ folder with a
+  module map, C sources or an include/ folder) whose enclosing condition does not imply `canImport(<that module>)`
+  or `os(Linux)`;
 - apple-import: an import of an Apple-only module (Security, UIKit, AppKit, SwiftUI, AuthenticationServices,
   Observation, os) whose enclosing condition does not imply `canImport(<that module>)`;
 - synchronization: `Mutex`, `Atomic` or `import Synchronization` anywhere (they need iOS 18 and macOS 15; the client
@@ -36,13 +38,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SCANNED = [
     "Sources/TokenClient",
+    "Sources/TokenClientCore",
     "Sources/AuthAPI",
     "Sources/PrivateFiles",
     "Tests/TokenClientTesting",
     "Tests/TokenClientTests",
     "Examples",
 ]
-LINUX_ONLY_MODULES = {"Glibc", "Musl", "FoundationNetworking", "CHTTPServerLinux"}
+LINUX_ONLY_MODULES = {"Glibc", "Musl", "FoundationNetworking", "FoundationEssentials", "CHTTPServerLinux"}
 APPLE_ONLY_MODULES = {"Security", "UIKit", "AppKit", "SwiftUI", "AuthenticationServices", "Observation", "os"}
 LINUX_CALLS = ["epoll_", "eventfd", "SOCK_NONBLOCK", "O_TMPFILE", "pipe2", "accept4"]
 OBSERVABLE_MINIMUM_IOS = 17

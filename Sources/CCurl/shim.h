@@ -34,4 +34,9 @@ static inline CURLcode tv_curl_getinfo_long(CURL *handle, CURLINFO info, long *v
     return curl_easy_getinfo(handle, info, value);
 }
 
+/// For `char *` infos (CURLINFO_REDIRECT_URL): the string belongs to the handle, valid until the next transfer.
+static inline CURLcode tv_curl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 #endif

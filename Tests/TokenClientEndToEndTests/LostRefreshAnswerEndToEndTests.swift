@@ -2,6 +2,7 @@ import AuthAPI
 import Foundation
 import Testing
 import TokenClient
+import TokenClientCore
 import TokenClientTesting
 import TokenServiceTesting
 
@@ -24,10 +25,10 @@ struct LostRefreshAnswerEndToEndTests {
             self.remaining = Locked(lose)
         }
 
-        func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        func send(_ request: TransportRequest) async throws -> (Data, TransportResponse) {
             let answer = try await inner.send(request)
             let lost =
-                request.url?.path.hasSuffix("/auth/refresh") == true
+                request.url.path.hasSuffix("/auth/refresh")
                 && remaining.withLock { count in
                     guard count > 0 else { return false }
                     count -= 1

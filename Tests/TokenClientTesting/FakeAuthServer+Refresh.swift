@@ -82,13 +82,10 @@ extension FakeAuthServer {
     }
 
     /// A 401 from something in front of the server (a proxy, a captive portal): HTML, no `WWW-Authenticate`.
-    static func proxyUnauthorized(_ url: URL) throws -> (Data, HTTPURLResponse) {
+    static func proxyUnauthorized(_ url: URL) -> (Data, TransportResponse) {
         let html = "<html><body><h1>401 Authorization Required</h1><p>Sign in to the network.</p></body></html>"
-        guard
-            let response = HTTPURLResponse(
-                url: url, statusCode: 401, httpVersion: "HTTP/1.1",
-                headerFields: ["Content-Type": "text/html; charset=utf-8"])
-        else { throw TokenClientError.invalidResponse }
+        let response = TransportResponse(
+            statusCode: 401, headerFields: ["Content-Type": "text/html; charset=utf-8"], url: url)
         return (Data(html.utf8), response)
     }
 

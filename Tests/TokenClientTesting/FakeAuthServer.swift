@@ -1,9 +1,9 @@
 public import AuthAPI
 public import Foundation
-public import TokenClient
+public import TokenClientCore
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import FoundationNetworking  // URLError
 #endif
 
 /// An in-process stand-in for tokenvend behind the ``HTTPTransport`` seam: issues numbered tokens, records
@@ -18,7 +18,7 @@ public final class FakeAuthServer: HTTPTransport {
         public var body: Data?
         /// The request's `timeoutInterval`.
         public var timeoutInterval: TimeInterval
-        /// Whether the body was a stream (`httpBodyStream`) rather than `httpBody`.
+        /// Whether the body was a stream (a `URLRequest`'s `httpBodyStream`, which the session never replays).
         public var hasBodyStream: Bool
     }
 
@@ -121,17 +121,17 @@ public final class FakeAuthServer: HTTPTransport {
         return gate
     }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        guard let url = request.url else { throw TokenClientError.invalidResponse }
+    public func send(_ request: TransportRequest) async throws -> (Data, TransportResponse) {
+        let url = request.url
         let recorded = Recorded(
-            method: request.httpMethod ?? "GET",
+            method: request.method,
             path: url.path,
             query: url.query,
             authorization: request.value(forHTTPHeaderField: "Authorization"),
             authStrategy: request.value(forHTTPHeaderField: "X-Auth-Strategy"),
-            body: request.httpBody,
+            body: request.body,
             timeoutInterval: request.timeoutInterval,
-            hasBodyStream: request.httpBodyStream != nil
+            hasBodyStream: !request.isReplayable
         )
         let (gate, unreachable, proxied) = state.withLock {
             $0.requests.append(recorded)
@@ -142,7 +142,7 @@ public final class FakeAuthServer: HTTPTransport {
         }
         if unreachable { throw URLError(.cannotConnectToHost) }
         if let gate { try await gate.enter() }
-        if proxied { return try Self.proxyUnauthorized(url) }
+        if proxied { return Self.proxyUnauthorized(url) }
         let (status, body, extra) = try answer(recorded)
         var headers = extra
         if status == 429 || status == 503, headers["Retry-After"] == nil,
@@ -153,10 +153,7 @@ public final class FakeAuthServer: HTTPTransport {
         if status == 401, let challenge = Self.challenge(body, presented: recorded.authorization != nil) {
             headers["WWW-Authenticate"] = challenge
         }
-        guard
-            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-        else { throw TokenClientError.invalidResponse }
-        return (body, response)
+        return (body, TransportResponse(statusCode: status, headerFields: headers, url: url))
     }
 
     private func answer(_ request: Recorded) throws -> (Int, Data, [String: String]) {

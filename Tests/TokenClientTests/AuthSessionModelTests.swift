@@ -4,6 +4,7 @@
     import Observation
     import Testing
     @testable import TokenClient
+    @testable import TokenClientCore
     import TokenClientTesting
 
     @Suite("AuthSessionModel", .timeLimit(.minutes(1)))

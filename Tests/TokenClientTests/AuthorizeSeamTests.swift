@@ -72,7 +72,7 @@ struct AuthorizeSeamTests {
         #expect(renewed.value(forHTTPHeaderField: "Authorization") == "Bearer access-2")
         #expect(renewed.url == sent.url)
         #expect(fixture.server.count("/auth/refresh") == 1)
-        let (_, response) = try await fixture.server.send(renewed)
+        let (_, response) = try await fixture.server.send(try TransportRequest(renewed))
         #expect(response.statusCode == 200)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TokenClient
+@testable import TokenClientCore
 
 /// PKCE's S256 and the SHA-256 behind it, on the platform's path (CryptoKit on Apple, the portable one elsewhere)
 /// and on the portable one everywhere.

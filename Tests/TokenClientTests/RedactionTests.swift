@@ -2,6 +2,7 @@ import AuthAPI
 import Foundation
 import Testing
 @testable import TokenClient
+@testable import TokenClientCore
 
 /// Token-bearing values print `<redacted>` in place of each secret, whichever way they are printed.
 @Suite("Redacted secrets")
@@ -112,7 +113,7 @@ struct RedactionTests {
     func absentSecretsAndPublicParts() {
         #expect(
             String(describing: SessionSnapshot(state: .signedOut))
-                == "SessionSnapshot(state: TokenClient.SessionState.signedOut, accessToken: nil, "
+                == "SessionSnapshot(state: TokenClientCore.SessionState.signedOut, accessToken: nil, "
                 + "accessTokenExpiresAt: nil, user: nil)")
         let pending = WebSignIn(
             baseURL: URL(string: "https://api.example.test/") ?? URL(fileURLWithPath: "/"), provider: "github",

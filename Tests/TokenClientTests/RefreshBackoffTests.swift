@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TokenClient
+@testable import TokenClientCore
 
 /// The wait after failed refreshes, as pure state: doubling, capped, and `Retry-After` honoured within reason.
 @Suite("RefreshBackoff")

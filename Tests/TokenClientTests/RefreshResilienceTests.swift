@@ -164,9 +164,10 @@ struct RefreshResilienceTests {
         fixture.server.revokeAccessTokens()
         var refused = try SessionFixture.request("auth/me")
         refused.setValue("Bearer access-1", forHTTPHeaderField: "Authorization")
-        let challenge = try await fixture.server.send(refused).1.value(forHTTPHeaderField: "WWW-Authenticate")
+        let challenge = try await fixture.server.send(try TransportRequest(refused)).1
+            .value(forHTTPHeaderField: "WWW-Authenticate")
         #expect(challenge == #"Bearer realm="tokenvend", error="invalid_token""#)
-        let anonymous = try await fixture.server.send(try SessionFixture.request("auth/me"))
+        let anonymous = try await fixture.server.send(try TransportRequest(try SessionFixture.request("auth/me")))
         #expect(anonymous.1.value(forHTTPHeaderField: "WWW-Authenticate") == #"Bearer realm="tokenvend""#)
 
         #expect(try await fixture.session.me().sub == FakeAuthServer.user.id)

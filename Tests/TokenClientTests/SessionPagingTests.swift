@@ -1,6 +1,7 @@
 import Testing
 
 @testable import TokenClient
+@testable import TokenClientCore
 
 /// `AuthSession.sessions()` takes only the `cursor` of a `Link: <…>; rel="next"` and builds the next request on
 /// its own base URL, so a link that names another host never receives the access token.

@@ -2,10 +2,7 @@ import AuthAPI
 import Foundation
 import Testing
 import TokenClient
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import TokenClientCore
 
 /// An ``AuthenticatedTransport`` other than ``AuthSession`` that names its own token owner and vends numbered
 /// tokens (`token-1`, `token-2`, …) with a five-minute lifetime from any path.
@@ -23,16 +20,14 @@ final class OwnedTransport: AuthenticatedTransport {
         get async { state.withLock { $0.owner } }
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: TransportRequest) async throws -> (Data, TransportResponse) {
         let count = state.withLock { state in
             state.fetches += 1
             return state.fetches
         }
         let body = try JSONEncoder().encode(VendedToken(token: Self.jwt(number: count), expiresIn: 300))
-        guard let url = request.url,
-            let response = HTTPURLResponse(
-                url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])
-        else { throw URLError(.badURL) }
+        let response = TransportResponse(
+            statusCode: 200, headerFields: ["Content-Type": "application/json"], url: request.url)
         return (body, response)
     }
 

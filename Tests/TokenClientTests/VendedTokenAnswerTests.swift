@@ -2,11 +2,8 @@ import AuthAPI
 import Foundation
 import Testing
 import TokenClient
+import TokenClientCore
 import TokenClientTesting
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// An ``AuthenticatedTransport`` that answers every request with one canned status and body, and records the
 /// URLs it was asked for.
@@ -22,13 +19,9 @@ final class CannedTransport: AuthenticatedTransport {
 
     var requestedURLs: [URL] { urls.withLock { $0 } }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        guard let url = request.url,
-            let response = HTTPURLResponse(
-                url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: [:])
-        else { throw URLError(.badURL) }
-        urls.withLock { $0.append(url) }
-        return (Data(answer.body.utf8), response)
+    func send(_ request: TransportRequest) async throws -> (Data, TransportResponse) {
+        urls.withLock { $0.append(request.url) }
+        return (Data(answer.body.utf8), TransportResponse(statusCode: answer.status, url: request.url))
     }
 }
 

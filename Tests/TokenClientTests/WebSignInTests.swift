@@ -4,6 +4,7 @@ import Testing
 import TokenClientTesting
 
 @testable import TokenClient
+@testable import TokenClientCore
 
 @Suite("WebSignIn")
 struct WebSignInTests {

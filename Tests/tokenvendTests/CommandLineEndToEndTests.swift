@@ -9,7 +9,7 @@ import TokenServiceTesting
 
 @testable import tokenvend
 
-/// The client commands run in-process, talking HTTP to the real server.
+/// The client commands run in-process, talking HTTP to the real server through their own transport (libcurl).
 @Suite("tokenvend client commands against the real server", .tags(.integration), .timeLimit(.minutes(1)))
 struct CommandLineEndToEndTests {
     /// Captures what the commands print and feeds them stdin.
@@ -22,7 +22,7 @@ struct CommandLineEndToEndTests {
         func context(stdin: String = "") -> ClientContext {
             lines.withLock { $0.stdin = Array(stdin.utf8) }
             return ClientContext(
-                environment: [:], transport: TestServer.transport, standardInputIsTerminal: false,
+                environment: [:], transport: OutboundTransport(), standardInputIsTerminal: false,
                 nextStandardInputByte: { [self] in
                     lines.withLock { state in state.stdin.isEmpty ? nil : state.stdin.removeFirst() }
                 },

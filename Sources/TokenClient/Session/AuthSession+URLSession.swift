@@ -1,0 +1,31 @@
+public import Foundation
+
+extension AuthSession {
+    /// Creates a session that sends its requests through a ``URLSessionTransport`` (an ephemeral `URLSession`),
+    /// reading the store once (a store that cannot be read gives ``SessionState/locked``).
+    /// - Parameters:
+    ///   - baseURL: the API root.
+    ///   - store: where tokens persist; in memory by default.
+    ///   - trustedHosts: hosts besides `baseURL`'s origin that may receive the bearer token (any port, https, or
+    ///     the base URL's scheme).
+    ///   - refreshLeeway: refresh before sending when the access token expires within this many seconds
+    ///     (default 30); a 401 still triggers a refresh whatever the clock says.
+    ///   - refreshTimeout: the longest a refresh or logout request may take (default 5 s); keep it below the
+    ///     server's `refreshToken.reuseGraceSeconds` (10 s by default).
+    ///   - lockedRetryInterval: how often a locked store is read again (default 5 s).
+    ///   - now: the clock used for expiry and backoff; the system clock by default.
+    public init(
+        baseURL: URL,
+        store: any TokenStore = InMemoryTokenStore(),
+        trustedHosts: Set<String> = [],
+        refreshLeeway: TimeInterval = 30,
+        refreshTimeout: TimeInterval = 5,
+        lockedRetryInterval: TimeInterval = 5,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            baseURL: baseURL, transport: URLSessionTransport(), store: store, trustedHosts: trustedHosts,
+            refreshLeeway: refreshLeeway, refreshTimeout: refreshTimeout, lockedRetryInterval: lockedRetryInterval,
+            now: now)
+    }
+}
