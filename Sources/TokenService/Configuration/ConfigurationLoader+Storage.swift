@@ -1,3 +1,4 @@
+import SQLiteStore
 import Store
 
 #if canImport(FoundationEssentials)

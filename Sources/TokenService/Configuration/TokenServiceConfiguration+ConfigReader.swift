@@ -1,6 +1,7 @@
 package import Configuration
 import HTTPServer
 import Logging
+import SQLiteStore
 import Store
 
 #if canImport(FoundationEssentials)
@@ -23,7 +24,7 @@ extension TokenServiceConfiguration {
     package init(reader: ConfigReader) throws(ConfigurationError) {
         self.init()
         server = HTTPServer.Configuration(reader: reader.scoped(to: "server"), defaults: Self.serverDefaults)
-        database = Store.Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)
+        database = Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)
         let cacheLifetime = reader.int(forKey: "database.statusCacheLifetimeMilliseconds")
         database.statusCacheLifetime = cacheLifetime.map { .milliseconds($0) } ?? database.statusCacheLifetime
         postgres = Postgres(reader: reader.scoped(to: "database"))
