@@ -50,6 +50,7 @@ POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|ClientAddr
 # concurrentPerform races), and on a 2-core machine Swift's cooperative pool has two threads, so in parallel they
 # could starve the end-to-end servers' async handlers. The whole suite takes about as long either way (~15 s).
 # The Swift tests run with a throw-away PostgreSQL cluster (scripts/with-postgres.sh), so every PostgreSQL test runs.
+# StoreContractTests runs its SQLite and its PostgreSQL half there, once (it is not in POSTGRES_END_TO_END).
 test: deps lint lint-container
 	python3 scripts/check-apple-portability.py --self-test
 	python3 scripts/check-apple-portability.py
