@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import PostgresStore
 import PostgresTesting
 import SQLiteStore

@@ -1,6 +1,5 @@
 public import HTTPServer
 public import SQLiteStore
-public import Store
 
 /// Everything `tokenvend serve` can be configured with, one nested struct per section of the configuration file.
 ///

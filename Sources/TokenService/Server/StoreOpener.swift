@@ -1,7 +1,7 @@
 import Dispatch
 public import Logging
 public import PostgresStore
-public import SQLiteStore
+import SQLiteStore
 public import Store
 
 /// Opens the store a configuration names: the one place that picks the backend.
