@@ -51,6 +51,7 @@ POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|ClientAddr
 # could starve the end-to-end servers' async handlers. The whole of `make test` took 471 s on the last CI run (1274
 # Swift tests on SQLite, then 213 PostgreSQL end-to-end tests; docs/DESIGN.md, "Tests").
 # The Swift tests run with a throw-away PostgreSQL cluster (scripts/with-postgres.sh), so every PostgreSQL test runs.
+# StoreContractTests runs its SQLite and its PostgreSQL half there, once (it is not in POSTGRES_END_TO_END).
 test: deps lint lint-container
 	python3 scripts/check-apple-portability.py --self-test
 	python3 scripts/check-apple-portability.py

@@ -73,10 +73,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The store protocols, models and shared rules (rotation, times in milliseconds); no database code.
+        .target(name: "Store", swiftSettings: wrapperSettings),
+        // The SQLite backend (the embedded default, one instance): database, connections, migrations, repositories.
         .target(
-            name: "Store",
+            name: "SQLiteStore",
             dependencies: [
-                "CSQLite", "PrivateFiles", .product(name: "Atomics", package: "swift-atomics"),
+                "CSQLite", "Store", "PrivateFiles", .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: wrapperSettings
@@ -99,7 +102,7 @@ let package = Package(
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "OutboundHTTP", "Cryptography", "StrictJSON",
                 "PrivateFiles", "IdentityProviders", "VendorTokens",
-                "PostgresStore", "CSQLite",
+                "PostgresStore", "SQLiteStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Atomics", package: "swift-atomics"),
@@ -166,10 +169,18 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPServerTesting", "StructuredLogging"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "StoreTests", dependencies: ["Store"], swiftSettings: swiftSettings),
+        // The shared rules of `Store` (rotation, milliseconds) and the SQLite backend's own behaviour.
+        .testTarget(name: "StoreTests", dependencies: ["Store", "SQLiteStore"], swiftSettings: swiftSettings),
+        // `StoreBackend` gives the same answers on both backends: SQLite always, PostgreSQL when a test cluster is
+        // there (TOKENVEND_TEST_POSTGRES_URL: `make test` or scripts/with-postgres.sh).
+        .testTarget(
+            name: "StoreContractTests",
+            dependencies: ["Store", "SQLiteStore", "PostgresStore", "StoreTesting", "PostgresTesting"],
+            swiftSettings: swiftSettings),
         // Runs against PostgreSQL: through `make test` or scripts/with-postgres.sh (TOKENVEND_TEST_POSTGRES_URL).
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["PostgresStore", "Store", "PostgresTesting"],
+            name: "PostgresStoreTests",
+            dependencies: ["PostgresStore", "Store", "SQLiteStore", "StoreTesting", "PostgresTesting"],
             swiftSettings: swiftSettings),
         .testTarget(name: "PasswordHashTests", dependencies: ["PasswordHash"], swiftSettings: swiftSettings),
         .testTarget(
@@ -178,8 +189,8 @@ let package = Package(
         .testTarget(
             name: "TokenServiceTests",
             dependencies: [
-                "TokenService", "JWT", "HTTPServer", "Store", "StructuredLogging", "TokenServiceTesting",
-                "HTTPServerTesting", "Cryptography", "StrictJSON", "PostgresTesting",
+                "TokenService", "JWT", "HTTPServer", "Store", "SQLiteStore", "StructuredLogging",
+                "TokenServiceTesting", "HTTPServerTesting", "Cryptography", "StrictJSON", "PostgresTesting",
                 "IdentityProviders", "IdentityProvidersTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -214,7 +225,7 @@ let package = Package(
             name: "tokenvendTests",
             dependencies: [
                 "tokenvend", "TokenClient", "TokenClientCore", "OutboundHTTP", "AuthAPI", "TokenServiceTesting",
-                "TokenClientTesting", "HTTPServerTesting", "PostgresTesting", "IdentityProviders",
+                "TokenClientTesting", "HTTPServerTesting", "PostgresTesting", "IdentityProviders", "Store", "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -228,11 +239,16 @@ let package = Package(
         // The throw-away PostgreSQL cluster of scripts/with-postgres.sh: its URL, schemas and databases made with psql,
         // and its start/stop/restart control; the one copy for every test target that needs PostgreSQL.
         .target(name: "PostgresTesting", path: "Tests/PostgresTesting", swiftSettings: swiftSettings),
+        // The store suites' fixture and the backends the contract suites run on (`Backend.allCases`).
+        .target(
+            name: "StoreTesting", dependencies: ["Store", "SQLiteStore", "PostgresStore", "PostgresTesting"],
+            path: "Tests/StoreTesting", swiftSettings: swiftSettings),
         .target(
             name: "TokenServiceTesting",
             dependencies: [
                 "TokenService", "TokenClient", "HTTPServer", "HTTPServerTesting", "StructuredLogging",
-                "PostgresStore", "Store", "PostgresTesting",  // TOKENVEND_TEST_BACKEND=postgres: a schema per server
+                "Store", "SQLiteStore",
+                "PostgresStore", "PostgresTesting",  // TOKENVEND_TEST_BACKEND=postgres: a schema per server
                 "IdentityProvidersTesting", "Cryptography", "JWT", "StrictJSON",  // FakeIdentityProvider's ID tokens
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -84,7 +84,7 @@ final class PostgresChangeFeed: ChangeStampSource {
             listenerProcessID.store(0, ordering: .sequentiallyConsistent)
             changed()
             if stopped.load(ordering: .sequentiallyConsistent) { break }
-            usleep(UInt32(clamping: backoff.milliseconds * 1000))
+            usleep(UInt32(clamping: backoff.storeMilliseconds * 1000))
             backoff = min(backoff * 2, .seconds(1))
         }
     }

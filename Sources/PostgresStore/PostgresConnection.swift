@@ -99,7 +99,7 @@ import Store
         unsafe handle = connection
         processID = unsafe PQbackendPID(connection)
         self.settings = settings
-        let timeout = String(settings.queryTimeout.milliseconds)
+        let timeout = String(settings.queryTimeout.storeMilliseconds)
         // The server checks every second whether this client is still there while a statement runs, so a
         // statement the client gave up on (and closed the connection) ends even without statement_timeout.
         _ = try run(
@@ -326,7 +326,7 @@ import Store
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return false }
             var descriptor = pollfd(fd: socket, events: events, revents: 0)
-            let milliseconds = Int32(clamping: max(1, remaining.milliseconds))
+            let milliseconds = Int32(clamping: max(1, remaining.storeMilliseconds))
             let ready = unsafe poll(&descriptor, 1, milliseconds)
             if ready > 0 { return true }
             if ready < 0 && errno != EINTR { throw .unavailable(.unreachable) }
@@ -350,15 +350,5 @@ import Store
     func withPointers<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
         let constant = unsafe pointers.map { unsafe UnsafePointer($0) }
         return unsafe constant.withUnsafeBufferPointer { buffer in unsafe body(buffer.baseAddress) }
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, rounded down, saturating.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        if overflow { return seconds < 0 ? .min : .max }
-        return product.addingReportingOverflow(attoseconds / 1_000_000_000_000_000).partialValue
     }
 }

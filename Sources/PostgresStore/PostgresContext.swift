@@ -60,6 +60,6 @@ struct PostgresContext: Sendable {
 extension Duration {
     /// Milliseconds for SQL arithmetic, at most 1,000 years (so `now + duration` cannot overflow a `bigint`).
     var sqlMilliseconds: String {
-        String(min(max(milliseconds, 0), 31_536_000_000_000))
+        String(min(max(storeMilliseconds, 0), 31_536_000_000_000))
     }
 }

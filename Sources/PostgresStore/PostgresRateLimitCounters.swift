@@ -20,7 +20,7 @@ public struct PostgresRateLimitCounters: RateLimitCounters {
     public func add(_ amount: Int, bucket: String, key: String, window: Duration, now: Date) async throws(StoreError)
         -> RateCount
     {
-        let length = max(1, window.milliseconds)
+        let length = max(1, window.storeMilliseconds)
         let rows = try await context.writeCounters([
             PostgresStatement(
                 "rateLimits.add",
@@ -42,7 +42,7 @@ public struct PostgresRateLimitCounters: RateLimitCounters {
     }
 
     public func count(bucket: String, key: String, window: Duration, now: Date) async throws(StoreError) -> RateCount {
-        let length = max(1, window.milliseconds)
+        let length = max(1, window.storeMilliseconds)
         let rows = try await context.read([
             PostgresStatement(
                 "rateLimits.count",
@@ -66,7 +66,7 @@ public struct PostgresRateLimitCounters: RateLimitCounters {
     public func recent(
         adding amounts: [String: Int], bucket: String, window: Duration, windows: Int, durable: Bool, now: Date
     ) async throws(StoreError) -> [String: RecentCounts] {
-        let length = String(max(1, window.milliseconds))
+        let length = String(max(1, window.storeMilliseconds))
         let count = max(1, windows)
         let time = context.time(now)
         let keys = amounts.keys.sorted()  // the same order everywhere: concurrent flushes cannot deadlock

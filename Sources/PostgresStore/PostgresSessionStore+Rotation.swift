@@ -7,7 +7,7 @@ public import Store
 #endif
 
 extension PostgresSessionStore {
-    /// Decides a refresh in one transaction that holds the session row, with the rules of `SessionStore.rotate`;
+    /// Decides a refresh in one transaction that holds the session row, with the rules of `Rotation.decide`;
     /// see `rotateReadingUser`.
     /// - Throws: as `rotateReadingUser`.
     public func rotate(
@@ -18,7 +18,7 @@ extension PostgresSessionStore {
         ).outcome
     }
 
-    /// Decides a refresh in one transaction that holds the session row, with the rules of `SessionStore.rotate`,
+    /// Decides a refresh in one transaction that holds the session row, with the rules of `Rotation.decide`,
     /// and answers the session's user as read under the lock.
     ///
     /// One round trip, one pipeline: `BEGIN`, `SET LOCAL lock_timeout`, `SELECT … FOR UPDATE` of the session,
@@ -36,8 +36,7 @@ extension PostgresSessionStore {
         sessionID: String, presentedCounter: Int64, now: Date, grace: Duration, refreshTTL: Duration
     ) async throws(StoreError) -> RotationResult {
         let time = context.time(now)
-        let lockTimeout = "SET LOCAL lock_timeout = '\(max(1, context.lockTimeout.milliseconds))ms'"
-        let graceMilliseconds = grace.milliseconds
+        let lockTimeout = "SET LOCAL lock_timeout = '\(max(1, context.lockTimeout.storeMilliseconds))ms'"
         let ttl = refreshTTL.sqlMilliseconds
         return try await context.transaction { (connection: PostgresConnection) throws(StoreError) -> RotationResult in
             let read = try connection.run(
@@ -65,8 +64,8 @@ extension PostgresSessionStore {
                 return RotationResult(outcome: .rotated(session, counter: session.counter), user: user)
             }
             let decision = Rotation.decide(
-                session: session, presentedCounter: presentedCounter, now: current, milliseconds: milliseconds,
-                userDisabled: user?.isDisabled ?? false, graceMilliseconds: graceMilliseconds)
+                session: session, presentedCounter: presentedCounter, userDisabled: user?.isDisabled ?? false,
+                now: current, grace: grace)
             switch decision {
             case .invalid:
                 return RotationResult(outcome: .invalid, user: nil)
@@ -113,25 +112,4 @@ extension PostgresSessionStore {
             t.now, (SELECT refresh_expires_at FROM r)
         FROM t LEFT JOIN sessions s ON s.id = $1 LEFT JOIN users u ON u.id = s.user_id
         """
-}
-
-/// The rotation rules of `SessionStore.rotate`, on values read under the row lock.
-enum Rotation: Equatable {
-    case invalid, rotate, converged, revoke
-
-    static func decide(
-        session: Session, presentedCounter: Int64, now: Date, milliseconds: Int64, userDisabled: Bool,
-        graceMilliseconds: Int64
-    ) -> Rotation {
-        guard !userDisabled, session.isLive(at: now), presentedCounter >= 0 else { return .invalid }
-        let live = session.counter
-        if presentedCounter == live { return .rotate }
-        if presentedCounter > live { return .invalid }
-        if presentedCounter == live - 1, graceMilliseconds > 0, let rotatedAt = session.rotatedAt,
-            milliseconds - rotatedAt.storeMilliseconds <= graceMilliseconds
-        {
-            return .converged
-        }
-        return .revoke
-    }
 }

@@ -18,8 +18,9 @@ extension Date {
 }
 
 extension Duration {
-    /// Whole milliseconds, rounded down, saturating.
-    var storeMilliseconds: Int64 {
+    /// Whole milliseconds, rounded down, saturating: the one Duration → milliseconds rule of both backends and of
+    /// the rate limiters.
+    package var storeMilliseconds: Int64 {
         let (seconds, attoseconds) = components
         let (product, overflow) = seconds.multipliedReportingOverflow(by: 1000)
         if overflow { return seconds < 0 ? .min : .max }

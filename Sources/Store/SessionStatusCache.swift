@@ -8,10 +8,6 @@ package protocol ChangeStampSource: Sendable {
     func changeStamp() -> UInt64?
 }
 
-extension CommitCounter: ChangeStampSource {
-    package func changeStamp() -> UInt64? { value }
-}
-
 /// Session liveness answers kept in memory between writes: what `SessionStore.status(sessionID:)` and
 /// `statusAndCustomerIDs(sessionID:userID:emailAsRegistered:)` read, keyed by session id.
 ///
@@ -73,11 +69,6 @@ package final class SessionStatusCache: Sendable {
         self.lifetime = lifetime
         self.shardCapacity = max(1, capacity / Self.shardCount)
         self.shards = (0..<Self.shardCount).map { _ in Shard() }
-    }
-
-    /// A cache fed by a SQLite database's commit counter.
-    convenience init(counter: CommitCounter, lifetime: Duration, capacity: Int = 65_536) {
-        self.init(source: counter, lifetime: lifetime, capacity: capacity)
     }
 
     /// Take this before reading the database, and store the answer with it.

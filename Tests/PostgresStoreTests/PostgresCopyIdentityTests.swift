@@ -1,5 +1,7 @@
 import Foundation
+import SQLiteStore
 import Store
+import StoreTesting
 import Testing
 
 @testable import PostgresStore

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import StoreTesting
 import Testing
 
 @testable import PostgresStore

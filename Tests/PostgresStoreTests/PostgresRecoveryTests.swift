@@ -1,6 +1,7 @@
 import Foundation
 import PostgresTesting
 import Store
+import StoreTesting
 import Testing
 
 @testable import PostgresStore

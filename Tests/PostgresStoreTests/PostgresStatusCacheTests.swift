@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import StoreTesting
 import Synchronization
 import Testing
 

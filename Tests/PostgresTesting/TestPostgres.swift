@@ -14,6 +14,11 @@ public enum TestPostgres {
         public init(description: String) { self.description = description }
     }
 
+    /// Whether a test cluster's URL is set (`scripts/with-postgres.sh`, `make test`).
+    public static var isConfigured: Bool {
+        !(ProcessInfo.processInfo.environment["TOKENVEND_TEST_POSTGRES_URL"] ?? "").isEmpty
+    }
+
     /// The cluster's URL; without it the test fails (never skips) saying how to provide one.
     public static func clusterURL() throws -> String {
         guard let url = ProcessInfo.processInfo.environment["TOKENVEND_TEST_POSTGRES_URL"], !url.isEmpty else {

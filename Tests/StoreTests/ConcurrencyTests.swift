@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 @Suite struct ConcurrencyTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 /// `kill -9` in the middle of writes: the test re-runs this test binary as a child that rotates a session and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 /// The database, its `-wal`/`-shm` files and its folders are private whatever the process umask. The umask is

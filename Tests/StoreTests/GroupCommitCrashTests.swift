@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 /// `kill -9` during grouped `async` writes: the test re-runs this test binary as a child in which 8 tasks create

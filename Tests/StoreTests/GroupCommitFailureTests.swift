@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 /// Failures of a whole group commit: a failing `COMMIT`, a full disk, a lock held elsewhere, a stale writer.

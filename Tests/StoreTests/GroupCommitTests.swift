@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 /// Group commit of the `async` writes: queued writes share one transaction, each in its own savepoint.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 /// Migration 5 adds the browser sign-in tables to a version-4 database and keeps every row.

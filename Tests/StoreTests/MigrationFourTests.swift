@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 /// Migration 4 rebuilds `users` (email and password hash nullable) without losing a row or a foreign key.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 /// Migration 7 adds `auth_nonces` and `users.email_verified_by`, backfilled for verified emails: the provider

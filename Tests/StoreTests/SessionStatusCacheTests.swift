@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 /// The liveness check answered from memory (`SessionStatusCache`): kept answers are used only while no write

@@ -1,8 +1,11 @@
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
+/// What only the SQLite `SessionStore` shows: its blocking forms, `touch` and `purge(expiredBefore:)`, and the
+/// rotation cases the contract suite (`StoreContractTests.SessionContractTests`) does not pin on a stored row.
 @Suite struct SessionStoreTests {
     static let ttl = Duration.seconds(100)
     static let cap = Duration.seconds(1000)
@@ -21,54 +24,6 @@ import Testing
 
     static func at(_ seconds: Double) -> Date { Fixture.epoch.addingTimeInterval(seconds) }
 
-    @Test("a new session starts at counter 0 with the refresh expiry capped by the lifetime")
-    func create() throws {
-        try Self.withSession { sessions, session, _ in
-            #expect(session.counter == 0 && session.rotatedAt == nil && session.revokedAt == nil)
-            #expect(session.refreshExpiresAt == Self.at(100) && session.expiresAt == Self.at(1000))
-            #expect(try sessions.find(sessionID: session.id) == session)
-            let short = try sessions.create(
-                userID: session.userID, userAgent: nil, ip: nil, now: Fixture.epoch, refreshTTL: .seconds(5000),
-                maxLifetime: .seconds(50))
-            #expect(short.refreshExpiresAt == Self.at(50))
-        }
-    }
-
-    @Test("presenting the live counter rotates it and slides the refresh expiry")
-    func rotates() throws {
-        try Self.withSession { sessions, session, _ in
-            let outcome = try sessions.rotate(
-                sessionID: session.id, presentedCounter: 0, now: Self.at(30), grace: Self.grace, refreshTTL: Self.ttl)
-            guard case .rotated(let rotated, let counter) = outcome else {
-                Issue.record("expected .rotated, got \(outcome)")
-                return
-            }
-            #expect(counter == 1 && rotated.counter == 1)
-            #expect(rotated.rotatedAt == Self.at(30) && rotated.lastUsedAt == Self.at(30))
-            #expect(rotated.refreshExpiresAt == Self.at(130))
-            #expect(try sessions.find(sessionID: session.id) == rotated)
-        }
-    }
-
-    @Test("the sliding refresh expiry never passes the absolute cap")
-    func slidingCapped() throws {
-        try Self.withSession { sessions, session, _ in
-            var counter: Int64 = 0
-            for step in 1...10 {
-                let outcome = try sessions.rotate(
-                    sessionID: session.id, presentedCounter: counter, now: Self.at(Double(step) * 95),
-                    grace: Self.grace,
-                    refreshTTL: Self.ttl)
-                guard case .rotated(let rotated, let next) = outcome else {
-                    #expect(step * 95 >= 1000, "rotation \(step) refused: \(outcome)")
-                    return
-                }
-                #expect(rotated.refreshExpiresAt <= rotated.expiresAt)
-                counter = next
-            }
-        }
-    }
-
     @Test("the parent counter within the grace window converges on the live counter without changes")
     func convergesInGrace() throws {
         try Self.withSession { sessions, session, _ in
@@ -83,24 +38,6 @@ import Testing
             }
             #expect(counter == 1 && live == before)
             #expect(try sessions.find(sessionID: session.id) == before)
-        }
-    }
-
-    @Test("the parent counter after the grace window revokes the session", arguments: [11.5, 60])
-    func parentAfterGraceRevokes(delay: Double) throws {
-        try Self.withSession { sessions, session, _ in
-            _ = try sessions.rotate(
-                sessionID: session.id, presentedCounter: 0, now: Self.at(1), grace: Self.grace, refreshTTL: Self.ttl)
-            let outcome = try sessions.rotate(
-                sessionID: session.id, presentedCounter: 0, now: Self.at(delay), grace: Self.grace,
-                refreshTTL: Self.ttl)
-            #expect(outcome == .reuseDetected(sessionID: session.id, userID: session.userID))
-            #expect(try sessions.status(sessionID: session.id)?.revokedAt == Self.at(delay))
-            // Even the live counter is refused afterwards.
-            let live = try sessions.rotate(
-                sessionID: session.id, presentedCounter: 1, now: Self.at(delay), grace: Self.grace,
-                refreshTTL: Self.ttl)
-            #expect(live == .invalid)
         }
     }
 

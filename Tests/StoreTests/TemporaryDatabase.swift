@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import SQLiteStore
 @testable import Store
 
 /// A database file in a fresh temporary folder, removed (with its -wal and -shm) by `remove()`.

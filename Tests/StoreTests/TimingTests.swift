@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SQLiteStore
 @testable import Store
 
 /// Prints rough costs (nothing about time is asserted: the machine is shared). Run alone for figures:

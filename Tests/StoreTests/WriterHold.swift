@@ -1,5 +1,6 @@
 import Dispatch
 
+@testable import SQLiteStore
 @testable import Store
 
 /// Keeps a database's writer queue busy (outside any transaction) until `release()`, so `async` writes queue up

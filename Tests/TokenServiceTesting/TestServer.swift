@@ -3,6 +3,7 @@ import Logging
 import PostgresStore
 public import PostgresTesting
 public import Prometheus
+import SQLiteStore
 import Store
 import StructuredLogging
 import Testing

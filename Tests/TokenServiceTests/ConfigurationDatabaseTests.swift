@@ -1,5 +1,6 @@
 import Foundation
 import PostgresStore
+import SQLiteStore
 import Store
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SQLiteStore
 import Store
 import Synchronization
 import Testing

@@ -3,6 +3,7 @@ import HTTPServer
 import Logging
 import PostgresStore
 import PostgresTesting
+import SQLiteStore
 import Store
 import Testing
 import TokenClientTesting

@@ -1,6 +1,7 @@
 import Dispatch
 public import Foundation
 import PasswordHash
+import SQLiteStore
 public import Store
 
 /// The operator's view of accounts, behind `tokenvend users …`: it works on the same store as running servers

@@ -1,6 +1,6 @@
 public import HTTPServer
 public import PostgresStore
-public import Store
+public import SQLiteStore
 
 /// Everything `tokenvend serve` can be configured with, one nested struct per section of the configuration file.
 ///
@@ -16,7 +16,7 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     /// `init(reader:)`; `server.shutdownGraceSeconds` is `shutdownGrace`, and so on.
     public var server: HTTPServer.Configuration = TokenServiceConfiguration.serverDefaults
     /// Where the SQLite database lives (`database.*`): the store's own configuration, read by its `init(reader:)`.
-    public var database: Store.Database.Configuration = TokenServiceConfiguration.databaseDefaults
+    public var database: Database.Configuration = TokenServiceConfiguration.databaseDefaults
     /// The PostgreSQL database several instances share (`database.url`, `database.urlFile`, the pool keys,
     /// `database.allowUnverifiedTLS`): the store's own configuration, read by its `init(reader:)`. Its `url` is
     /// empty (the default) for SQLite; `database.url` and `database.path` exclude each other.
@@ -62,7 +62,7 @@ extension TokenServiceConfiguration {
 
     /// The store's defaults as tokenvend serves: the database at `data/tokenvend.sqlite`, relative to the working
     /// directory (`database.path`; its folder is created 0700 when missing, and development keys are stored in it).
-    public static let databaseDefaults = Store.Database.Configuration(path: "data/tokenvend.sqlite")
+    public static let databaseDefaults = Database.Configuration(path: "data/tokenvend.sqlite")
 
     /// PostgreSQL's defaults as tokenvend serves: the store's, without a URL (SQLite is used).
     public static let postgresDefaults = PostgresStore.Configuration(url: "")

@@ -2,6 +2,7 @@ package import Configuration
 import HTTPServer
 import Logging
 import PostgresStore
+import SQLiteStore
 import Store
 
 #if canImport(FoundationEssentials)
@@ -24,7 +25,7 @@ extension TokenServiceConfiguration {
     package init(reader: ConfigReader) throws(ConfigurationError) {
         self.init()
         server = HTTPServer.Configuration(reader: reader.scoped(to: "server"), defaults: Self.serverDefaults)
-        database = Store.Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)
+        database = Database.Configuration(reader: reader.scoped(to: "database"), defaults: Self.databaseDefaults)
         let cacheLifetime = reader.int(forKey: "database.statusCacheLifetimeMilliseconds")
         database.statusCacheLifetime = cacheLifetime.map { .milliseconds($0) } ?? database.statusCacheLifetime
         postgres = PostgresStore.Configuration(reader: reader.scoped(to: "database"), defaults: Self.postgresDefaults)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 public import PostgresStore
+import SQLiteStore
 public import Store
 
 /// What `tokenvend db migrate`, `db status` and `db copy` do, on the store a configuration names; in the library
@@ -73,6 +74,11 @@ public enum StoreMaintenance {
     /// The last schema version this tokenvend knows.
     public static var knownVersion: Int { Schema.migrations.last?.version ?? 0 }
 
+    /// The schema version recorded in the SQLite file at `path`, without migrating it.
+    private static func recordedVersion(atPath path: String) throws(Failure) -> Int {
+        do { return try SQLiteStore.recordedVersion(atPath: path) } catch { throw .store(error.description) }
+    }
+
     /// The schema version of the configured store, without changing it.
     public static func status(_ configuration: TokenServiceConfiguration) async throws(Failure) -> Status {
         if let postgres = StoreOpener.postgresConfiguration(configuration) {
@@ -85,7 +91,7 @@ public enum StoreMaintenance {
             }
         }
         let path = configuration.database.path
-        let found = FileManager.default.fileExists(atPath: path) ? try SQLiteSchemaProbe.userVersion(path: path) : 0
+        let found = FileManager.default.fileExists(atPath: path) ? try recordedVersion(atPath: path) : 0
         return Status(displayName: "sqlite:\(path)", version: SchemaVersion(found: found, known: knownVersion))
     }
 
@@ -103,7 +109,7 @@ public enum StoreMaintenance {
             }
         }
         let path = configuration.database.path
-        let before = FileManager.default.fileExists(atPath: path) ? try SQLiteSchemaProbe.userVersion(path: path) : 0
+        let before = FileManager.default.fileExists(atPath: path) ? try recordedVersion(atPath: path) : 0
         do {
             var database = configuration.database
             database.readerCount = 1

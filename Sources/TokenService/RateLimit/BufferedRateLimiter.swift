@@ -64,9 +64,9 @@ final class BufferedRateLimiter: RateLimiting {
     }
 
     func acquire(_ key: String) async throws(StoreError) -> RateLimiter.Decision {
-        let time = Self.milliseconds(now())
+        let time = now().storeMilliseconds
         let fast = state.withLock { (state: inout State) -> (RateLimiter.Decision, Bool)? in
-            guard var entry = state.entries[key], time - entry.readAt <= maxAge.wholeMilliseconds else { return nil }
+            guard var entry = state.entries[key], time - entry.readAt <= maxAge.storeMilliseconds else { return nil }
             entry.pending += 1
             state.entries[key] = entry
             let schedule = !state.flushScheduled
@@ -79,9 +79,9 @@ final class BufferedRateLimiter: RateLimiting {
         }
         let read = try await counters.recent(
             adding: [key: 1], bucket: bucket, window: windows.duration, windows: windows.count, durable: false,
-            now: Date(timeIntervalSince1970: Double(time) / 1000))
+            now: Date(storeMilliseconds: time))
         let known = read[key] ?? RecentCounts(counts: [1], elapsedMilliseconds: 0)
-        let after = Self.milliseconds(now())
+        let after = now().storeMilliseconds
         return state.withLock { (state: inout State) -> RateLimiter.Decision in
             if state.entries.count >= Self.sweepThreshold { sweep(&state, at: after) }
             var entry = state.entries[key] ?? Entry(known: known, readAt: after)
@@ -93,16 +93,16 @@ final class BufferedRateLimiter: RateLimiting {
     }
 
     func check(_ key: String) async throws(StoreError) -> RateLimiter.Decision {
-        let time = Self.milliseconds(now())
+        let time = now().storeMilliseconds
         if let decision = state.withLock({ (state: inout State) -> RateLimiter.Decision? in
-            guard let entry = state.entries[key], time - entry.readAt <= maxAge.wholeMilliseconds else { return nil }
+            guard let entry = state.entries[key], time - entry.readAt <= maxAge.storeMilliseconds else { return nil }
             return decision(entry, at: time, including: false)
         }) {
             return decision
         }
         let read = try await counters.recent(
             adding: [key: 0], bucket: bucket, window: windows.duration, windows: windows.count, durable: false,
-            now: Date(timeIntervalSince1970: Double(time) / 1000))
+            now: Date(storeMilliseconds: time))
         var entry = Entry(known: read[key] ?? RecentCounts(counts: [], elapsedMilliseconds: 0), readAt: time)
         entry.pending = state.withLock { ($0.entries[key]?.pending ?? 0) + ($0.entries[key]?.inFlight ?? 0) }
         return decision(entry, at: time, including: false)
@@ -120,7 +120,7 @@ final class BufferedRateLimiter: RateLimiting {
     /// Sends every key's unflushed events in one call and takes the global counts it reads back. A failure
     /// keeps the events for the next flush.
     func flush() async {
-        let time = Self.milliseconds(now())
+        let time = now().storeMilliseconds
         let batch = state.withLock { (state: inout State) -> [String: Int] in
             state.flushScheduled = false
             var batch: [String: Int] = [:]
@@ -138,11 +138,11 @@ final class BufferedRateLimiter: RateLimiting {
         do {
             read = try await counters.recent(
                 adding: batch, bucket: bucket, window: windows.duration, windows: windows.count, durable: false,
-                now: Date(timeIntervalSince1970: Double(time) / 1000))
+                now: Date(storeMilliseconds: time))
         } catch {
             read = nil
         }
-        let after = Self.milliseconds(now())
+        let after = now().storeMilliseconds
         let again = state.withLock { (state: inout State) -> Bool in
             for (key, amount) in batch {
                 guard var entry = state.entries[key] else { continue }
@@ -181,13 +181,9 @@ final class BufferedRateLimiter: RateLimiting {
 
     /// Drops keys not read within `maxAge` that have nothing to send.
     private func sweep(_ state: inout State, at time: Int64) {
-        let maxAge = maxAge.wholeMilliseconds
+        let maxAge = maxAge.storeMilliseconds
         state.entries = state.entries.filter { _, entry in
             entry.pending + entry.inFlight > 0 || time - entry.readAt <= maxAge
         }
-    }
-
-    private static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

@@ -13,7 +13,7 @@ struct SubWindows: Sendable, Equatable {
     let count: Int
 
     init(window: Duration, count: Int = 8) {
-        self.windowMilliseconds = max(Int64(count), window.wholeMilliseconds)
+        self.windowMilliseconds = max(Int64(count), window.storeMilliseconds)
         self.count = count
     }
 
@@ -48,15 +48,5 @@ struct SubWindows: Sendable, Equatable {
             if remaining + 1 <= limit { break }
         }
         return .limited(retryAfter: max(1, Int((wait + 999) / 1000)))
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, rounded down, saturating.
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        if overflow { return seconds < 0 ? .min : .max }
-        return product.addingReportingOverflow(attoseconds / 1_000_000_000_000_000).partialValue
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 public import Logging
 public import PostgresStore
+import SQLiteStore
 public import Store
 
 /// Opens the store a configuration names: the one place that picks the backend.
@@ -37,7 +38,7 @@ public enum StoreOpener {
 
     /// Opens a SQLite store on a Dispatch thread: opening and migrating block, and must not hold a thread of the
     /// cooperative pool.
-    static func openSQLite(_ database: Store.Database.Configuration) async throws(StoreError) -> SQLiteStore {
+    static func openSQLite(_ database: Database.Configuration) async throws(StoreError) -> SQLiteStore {
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<SQLiteStore, StoreError>, Never>) in
             DispatchQueue.global().async {

@@ -3,6 +3,7 @@ import HTTPServer
 public import Logging
 import PasswordHash
 public import Prometheus
+import SQLiteStore
 public import Store
 
 /// The whole service: the store, the token keys, the hashing pool, the Moss cache, the routes and the

@@ -1,4 +1,5 @@
 import PostgresStore
+import SQLiteStore
 import Store
 
 #if canImport(FoundationEssentials)

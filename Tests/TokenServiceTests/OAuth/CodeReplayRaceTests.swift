@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import IdentityProviders
 import Logging
+import SQLiteStore
 import Store
 import Testing
 import TokenServiceTesting
