@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TokenClient
 
 /// Options every client command takes: which server, and where the session is kept.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TokenClient
 
 /// An ``AuthSession`` over the command-line session file, with the server it talks to and checks of the

@@ -1,6 +1,6 @@
 import ArgumentParser
 import AuthAPI
-import Foundation
+import FoundationEssentials
 import TokenClient
 
 /// `tokenvend login`: signs in and keeps the session in the session file.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import AuthAPI
-import Foundation
+import FoundationEssentials
 import TokenClient
 
 /// `tokenvend logout`: ends sessions on the server and forgets this one locally.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Parses and compares the `--url` of the client commands.
 enum ServerURL {

@@ -1,5 +1,5 @@
 import Dispatch
-public import Foundation
+public import FoundationEssentials
 import PasswordHash
 public import Store
 

@@ -1,6 +1,6 @@
 import CCurl
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// One HTTP `POST` of a JSON body (Moss) or a form (the OAuth client), or `GET` (an identity provider's JWKS,
