@@ -7,7 +7,8 @@
 
 FROM swift:6.3-bookworm AS builder
 
-# The system libraries of Package.swift (COpenSSL, CSodium, CSQLite, CLibPQ, CCurl: libcurl for the Moss upstream),
+# The system libraries of Package.swift (COpenSSL, CSodium, CSQLite, CLibPQ, CCurl: libcurl for the Moss upstream,
+# CUnistring: Unicode normalisation),
 # plus the libxml2 headers that a statically linked Foundation (FoundationNetworking, used by TokenClient) links against.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
@@ -16,6 +17,7 @@ RUN apt-get update \
         libsodium-dev \
         libsqlite3-dev \
         libssl-dev \
+        libunistring-dev \
         libxml2-dev \
         make \
         pkg-config \
@@ -37,8 +39,9 @@ RUN make release-tokenvend SWIFT_BUILD_FLAGS=--static-swift-stdlib \
 FROM debian:bookworm-slim
 
 # Only what the binary loads (checked with ldd on a -static-stdlib build): libstdc++ and libgcc from the Swift
-# runtime, libcrypto, libsodium, libsqlite3, libpq and libcurl for the system-library targets (libcurl also for
-# Foundation), libxml2 for Foundation, plus CA certificates for the HTTPS Moss upstream and tzdata for time zones.
+# runtime, libcrypto, libsodium, libsqlite3, libpq, libcurl and libunistring for the system-library targets
+# (libcurl also for Foundation), libxml2 for Foundation, plus CA certificates for the HTTPS Moss upstream and
+# tzdata for time zones.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         ca-certificates \
@@ -49,6 +52,7 @@ RUN apt-get update \
         libsqlite3-0 \
         libssl3 \
         libstdc++6 \
+        libunistring2 \
         libxml2 \
         tzdata \
     && rm -rf /var/lib/apt/lists/* \

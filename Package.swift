@@ -40,9 +40,16 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // GNU libunistring (no pkg-config file): Unicode normalisation without Foundation's ICU.
+        .systemLibrary(name: "CUnistring", providers: [.apt(["libunistring-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Linux headers the Glibc module leaves out (epoll, eventfd), for HTTPServer's event loops.
         .systemLibrary(name: "CHTTPServerLinux"),
+        // The common-password list as data (common-passwords.txt, its generator and credit beside it), embedded
+        // at build time with C23 #embed; TokenService reads it once.
+        .target(
+            name: "CCommonPasswords", exclude: ["common-passwords.txt", "generate-common-passwords.py", "README.md"]
+        ),
 
         // Strict JSON reader and the one JSON string/number writer; no dependencies.
         .target(name: "StrictJSON", swiftSettings: wrapperSettings),
@@ -63,6 +70,8 @@ let package = Package(
         .target(
             name: "VendorTokens", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
         ),
+        // NFC and NFKC (on libunistring) and whitespace trimming: the text rules the server needs, without Foundation.
+        .target(name: "UnicodeText", dependencies: ["CUnistring"], swiftSettings: wrapperSettings),
         // The one atomic 0600 file writer and `mkdir -p -m 0700`; no dependencies, no Foundation.
         .target(name: "PrivateFiles", swiftSettings: wrapperSettings),
         .target(
@@ -102,7 +111,7 @@ let package = Package(
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "OutboundHTTP", "Cryptography", "StrictJSON",
                 "PrivateFiles", "IdentityProviders", "VendorTokens",
-                "PostgresStore", "SQLiteStore",
+                "PostgresStore", "SQLiteStore", "CCommonPasswords", "UnicodeText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Atomics", package: "swift-atomics"),
@@ -124,7 +133,7 @@ let package = Package(
             name: "tokenvend",
             dependencies: [
                 "TokenService", "TokenClientCore", "OutboundHTTP", "LoopbackHost", "IdentityProviders", "JWT",
-                "StrictJSON", "Cryptography", "StructuredLogging", "PrivateFiles",
+                "StrictJSON", "Cryptography", "StructuredLogging", "PrivateFiles", "UnicodeText",
                 "Store", "PostgresStore",
                 "AuthAPI",  // the wire types its client commands send and read
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -153,6 +162,8 @@ let package = Package(
             name: "CryptographyTests", dependencies: ["Cryptography"], exclude: ["Wycheproof"],
             swiftSettings: swiftSettings),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "UnicodeTextTests", dependencies: ["UnicodeText"], swiftSettings: swiftSettings),
         .testTarget(
             name: "JWTTests", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
         ),

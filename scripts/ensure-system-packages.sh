@@ -9,6 +9,8 @@ pkg-config --exists libsodium 2>/dev/null || missing+=(libsodium-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
 pkg-config --exists libpq 2>/dev/null || missing+=(libpq-dev)
+# libunistring has no pkg-config file: its normalisation header stands for it (UnicodeText's NFC and NFKC).
+[ -f /usr/include/uninorm.h ] || missing+=(libunistring-dev)
 # The PostgreSQL server binaries (initdb, pg_ctl, pgbench) for scripts/with-postgres.sh; Debian puts them in
 # `pg_config --bindir`, not on PATH.
 { command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ]; } || missing+=(postgresql)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// The one executable: the server (`serve`), operator tools (`users`, `db`, `keys`, `jwt`, `healthcheck`) and the
 /// command-line client (`login`, `token`, `logout`).
@@ -26,7 +26,7 @@ struct TokenvendCommand: AsyncParsableCommand {
             }
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            TerminalIO.writeStandardError(fullMessage(for: error))
             exit(withError: ExitCode(2))
         }
     }

@@ -1,5 +1,5 @@
 import Dispatch
-public import Foundation
+public import FoundationEssentials
 import PasswordHash
 import SQLiteStore
 public import Store

@@ -1,4 +1,4 @@
-import Foundation
+import UnicodeText
 
 /// An email address in the one form tokenvend stores and compares: Unicode NFKC, lowercased, trimmed.
 ///
@@ -41,7 +41,6 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     /// NFKC, lowercased, NFKC again (lowercasing can leave a string that NFKC would change; this way
     /// normalising the result again gives it back), then trimmed of surrounding whitespace.
     static func normalise(_ raw: String) -> String {
-        raw.precomposedStringWithCompatibilityMapping.lowercased().precomposedStringWithCompatibilityMapping
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        UnicodeText.trimmingWhitespaceAndNewlines(UnicodeText.nfkc(UnicodeText.nfkc(raw).lowercased()))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import PasswordHash
 
 /// The rules for new passwords: `minLength`…128 characters, counted as Unicode code points as sent, and not one of

@@ -1,6 +1,6 @@
 import AuthAPI
 import Cryptography
-import Foundation
+import FoundationEssentials
 import HTTPServer
 import Store
 

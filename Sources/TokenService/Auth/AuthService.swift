@@ -1,5 +1,5 @@
 import AuthAPI
-import Foundation
+import FoundationEssentials
 import HTTPServer
 import Logging
 import PasswordHash

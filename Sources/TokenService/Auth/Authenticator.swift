@@ -1,5 +1,5 @@
 import Cryptography
-import Foundation
+import FoundationEssentials
 import HTTPServer
 import Store
 

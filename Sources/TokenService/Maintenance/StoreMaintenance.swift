@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 public import PostgresStore
 import SQLiteStore
 public import Store

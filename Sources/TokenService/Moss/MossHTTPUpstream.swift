@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import OutboundHTTP
 
 /// The real Moss upstream: `POST <authURL>` with `{"projectId", "projectKey"}`, answered by

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Store
 
 /// A rate limit that every instance on the store shares, one store call per event: failed logins per account

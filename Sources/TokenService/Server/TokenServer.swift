@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 import HTTPServer
 public import Logging
 import PasswordHash

@@ -1,5 +1,5 @@
 import Cryptography
-import Foundation
+import FoundationEssentials
 
 /// Encodes and checks refresh tokens: `(session id, counter)` under an HMAC-SHA256 of a server secret.
 ///

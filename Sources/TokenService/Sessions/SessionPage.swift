@@ -1,5 +1,5 @@
 import Cryptography
-import Foundation
+import FoundationEssentials
 import Store
 
 /// The paging query of `GET /auth/sessions?limit=&cursor=` and its opaque cursor.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JWT
 import Store
 import StrictJSON

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PrivateFiles
 
 /// Where the command-line client keeps its session: `--session-file`, else
@@ -45,9 +45,9 @@ struct SessionFileLocation: Equatable {
     /// folder, or one created meanwhile by someone else, is left as it is.
     /// - Throws: ``ClientCommandError/sessionFile(_:)`` when it cannot be created or is not a folder.
     func createFolderIfMissing() throws {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 throw ClientCommandError.sessionFile("\(folder.path) is not a folder")
             }
             return

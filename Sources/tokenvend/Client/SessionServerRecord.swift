@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import PrivateFiles
+import UnicodeText
 
 /// The server a session file belongs to, kept beside it in `<session file>.server` (one line, mode 0600, replaced
 /// atomically).
@@ -18,7 +19,7 @@ struct SessionServerRecord {
     /// The recorded server, `nil` when there is no readable record.
     func read() -> URL? {
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = UnicodeText.trimmingWhitespaceAndNewlines(String(decoding: data, as: UTF8.self))
         return try? ServerURL.parse(text)
     }
 

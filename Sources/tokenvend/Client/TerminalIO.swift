@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -64,11 +64,27 @@ enum TerminalIO {
 
     /// Writes `text`, and a line feed unless `newline` is `false`, to stderr (unbuffered).
     static func writeStandardError(_ text: String, newline: Bool = true) {
-        try? FileHandle.standardError.write(contentsOf: Data((newline ? text + "\n" : text).utf8))
+        write(newline ? text + "\n" : text, to: STDERR_FILENO)
     }
 
     /// Writes `text` and a line feed to stdout (unbuffered).
     static func writeStandardOutput(_ text: String) {
-        try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
+        write(text + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Writes all of `text` to `descriptor`, retrying after a signal; gives up silently on any other error (a
+    /// closed stderr must not fail the command).
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
     }
 }

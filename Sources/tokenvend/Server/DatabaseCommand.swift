@@ -1,8 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PostgresStore
 import Store
 import TokenService
+import UnicodeText
 
 /// `tokenvend db migrate|status|copy`: the schema of the configured store, and moving a SQLite deployment to
 /// PostgreSQL. Output names stores without passwords.
@@ -15,7 +16,7 @@ struct DatabaseCommand: AsyncParsableCommand {
 
     /// One line on stderr and exit 1.
     static func fail(_ command: String, _ failure: StoreMaintenance.Failure) -> ExitCode {
-        FileHandle.standardError.write(Data("tokenvend db \(command): \(failure.description)\n".utf8))
+        TerminalIO.writeStandardError("tokenvend db \(command): \(failure.description)")
         return .failure
     }
 }
@@ -144,7 +145,7 @@ extension DatabaseCommand {
                 guard let data = FileManager.default.contents(atPath: toFile),
                     let text = String(data: data, encoding: .utf8)
                 else { throw .usage("cannot read --to-file \(toFile)") }
-                settings.url = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                settings.url = String(UnicodeText.trimmingWhitespaceAndNewlines(text))
             }
             let url = settings.url
             guard !url.isEmpty else {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import IdentityProviders
 import JWT
 import StrictJSON
@@ -22,7 +22,7 @@ enum JWKSVerification {
             throw JWTCommand.Support.usageError("--jwks \(source) is not a usable JWK Set: \(error)")
         }
         for key in skipped {
-            FileHandle.standardError.write(Data("note: --jwks \(source): skipped \(key)\n".utf8))
+            TerminalIO.writeStandardError("note: --jwks \(source): skipped \(key)")
         }
         do {
             if let kid {

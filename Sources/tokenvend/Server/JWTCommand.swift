@@ -1,8 +1,9 @@
 import ArgumentParser
 import Cryptography
-import Foundation
+import FoundationEssentials
 import JWT
 import StrictJSON
+import UnicodeText
 
 /// `tokenvend jwt sign|verify|decode`: work with JSON Web Tokens from the shell: HS256/384/512 with a secret file,
 /// and verification of ES256, EdDSA and RS256 tokens against a JWK Set (`verify --jwks`).
@@ -157,7 +158,7 @@ extension JWTCommand {
             } catch {
                 throw usageError("cannot read --secret-file \(secretFile)")
             }
-            let secret = contents.trimmingCharacters(in: .whitespacesAndNewlines)
+            let secret = UnicodeText.trimmingWhitespaceAndNewlines(contents)
             do {
                 return try HMACKey(kid: kid, algorithm: algorithm, secret: secret)
             } catch .weakKey {
@@ -181,7 +182,7 @@ extension JWTCommand {
         }
 
         private static func printError(_ message: String) {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            TerminalIO.writeStandardError(message)
         }
     }
 }

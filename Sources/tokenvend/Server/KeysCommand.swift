@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import JWT
 import PrivateFiles
 import TokenService
@@ -65,11 +65,8 @@ struct KeysCommand: ParsableCommand {
         }
 
         static func defaultKID(_ algorithm: Algorithm) -> String {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = "yyyy-MM-dd"
-            return algorithm.rawValue.lowercased() + "-" + formatter.string(from: Date())
+            // yyyy-MM-dd in UTC, as the ISO 8601 style writes a date.
+            algorithm.rawValue.lowercased() + "-" + Date().formatted(.iso8601.year().month().day())
         }
     }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import StructuredLogging
 import TokenService
@@ -80,7 +80,7 @@ struct ServerConfigurationOptions: ParsableArguments {
             }
             return try ConfigurationLoader.resolve(configPath: config, environment: environment, overrides: overrides)
         } catch {
-            FileHandle.standardError.write(Data("tokenvend: configuration: \(error.description)\n".utf8))
+            TerminalIO.writeStandardError("tokenvend: configuration: \(error.description)")
             throw ExitCode.failure
         }
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TokenService
 
 extension UsersCommand {
@@ -17,11 +17,10 @@ extension UsersCommand {
 
         func run() async throws {
             let identities = try await UsersCommand.withAccounts(options) { try await $0.identities(account: account) }
-            let formatter = ISO8601DateFormatter()
             for identity in identities {
                 let fields = [
                     identity.provider, identity.subject, identity.email ?? "-",
-                    formatter.string(from: identity.createdAt),
+                    identity.createdAt.formatted(.iso8601),
                 ]
                 print(fields.joined(separator: "\t"))
             }

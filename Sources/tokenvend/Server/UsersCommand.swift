@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import TokenService
 
 /// `tokenvend users add|list|disable|set-customer-id|set-tenant|verify-email|identities|unlink-identity`, on the same store
@@ -24,12 +24,12 @@ struct UsersCommand: AsyncParsableCommand {
             defer { accounts.close() }
             return try await body(accounts)
         } catch let failure as AccountAdministration.Failure {
-            FileHandle.standardError.write(Data("tokenvend users: \(failure.description)\n".utf8))
+            TerminalIO.writeStandardError("tokenvend users: \(failure.description)")
             throw ExitCode.failure
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            FileHandle.standardError.write(Data("tokenvend users: \(error)\n".utf8))
+            TerminalIO.writeStandardError("tokenvend users: \(error)")
             throw ExitCode.failure
         }
     }
@@ -56,7 +56,7 @@ extension UsersCommand {
             do {
                 password = try reader.read()
             } catch let error as ClientCommandError {
-                FileHandle.standardError.write(Data("tokenvend users add: \(error)\n".utf8))
+                TerminalIO.writeStandardError("tokenvend users add: \(error)")
                 throw ExitCode(2)
             }
             let account = try await UsersCommand.withAccounts(options) {
@@ -206,7 +206,7 @@ private struct ListedAccount: Encodable {
         tenantId = account.tenantID
         disabled = account.disabled
         emailVerified = account.emailVerified
-        createdAt = ISO8601DateFormatter().string(from: account.createdAt)
+        createdAt = account.createdAt.formatted(.iso8601)
         customerIds = account.customerIDs
         identities = account.identityProviders
     }
