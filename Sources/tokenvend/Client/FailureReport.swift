@@ -1,5 +1,5 @@
 import AuthAPI
-import Foundation
+import FoundationEssentials
 import TokenClientCore
 
 /// The one stderr line and the exit status for an error of a client command.
@@ -63,10 +63,11 @@ struct FailureReport: Equatable {
     /// connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"), else the whole text.
     static func transportReason(_ text: String) -> String {
         let key = "NSLocalizedDescription="
-        guard let start = text.range(of: key)?.upperBound else { return text }
+        guard let start = text.firstRange(of: key)?.upperBound else { return text }
         let rest = text[start...]
-        let end = [rest.range(of: "}")?.lowerBound, rest.range(of: ", NS")?.lowerBound].compactMap { $0 }.min()
-        let reason = rest[..<(end ?? rest.endIndex)].trimmingCharacters(in: .whitespaces)
+        let end = [rest.firstRange(of: "}")?.lowerBound, rest.firstRange(of: ", NS")?.lowerBound].compactMap { $0 }.min()
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let reason = String(rest[..<(end ?? rest.endIndex)].drop(while: isBlank).reversed().drop(while: isBlank).reversed())
         return reason.isEmpty ? text : reason
     }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OutboundHTTP
 
 /// `tokenvend healthcheck`: exit 0 when `/healthz` answers 200 (the container's HEALTHCHECK).
@@ -36,11 +36,11 @@ struct HealthcheckCommand: AsyncParsableCommand {
         do throws(OutboundHTTPError) {
             status = try await client.send(OutboundHTTPRequest(url: target)).status
         } catch {
-            FileHandle.standardError.write(Data("unhealthy: \(text): \(error)\n".utf8))
+            TerminalIO.writeStandardError("unhealthy: \(text): \(error)")
             throw ExitCode.failure
         }
         guard status == 200 else {
-            FileHandle.standardError.write(Data("unhealthy: \(text) answered \(status)\n".utf8))
+            TerminalIO.writeStandardError("unhealthy: \(text) answered \(status)")
             throw ExitCode.failure
         }
     }
