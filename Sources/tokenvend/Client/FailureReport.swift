@@ -65,9 +65,11 @@ struct FailureReport: Equatable {
         let key = "NSLocalizedDescription="
         guard let start = text.firstRange(of: key)?.upperBound else { return text }
         let rest = text[start...]
-        let end = [rest.firstRange(of: "}")?.lowerBound, rest.firstRange(of: ", NS")?.lowerBound].compactMap { $0 }.min()
+        let end = [rest.firstRange(of: "}")?.lowerBound, rest.firstRange(of: ", NS")?.lowerBound].compactMap { $0 }
+            .min()
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        let reason = String(rest[..<(end ?? rest.endIndex)].drop(while: isBlank).reversed().drop(while: isBlank).reversed())
+        let reason = String(
+            rest[..<(end ?? rest.endIndex)].drop(while: isBlank).reversed().drop(while: isBlank).reversed())
         return reason.isEmpty ? text : reason
     }
 
