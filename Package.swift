@@ -236,7 +236,8 @@ let package = Package(
             name: "tokenvendTests",
             dependencies: [
                 "tokenvend", "TokenClient", "TokenClientCore", "OutboundHTTP", "AuthAPI", "TokenServiceTesting",
-                "TokenClientTesting", "HTTPServerTesting", "PostgresTesting", "IdentityProviders", "Store", "SQLiteStore",
+                "TokenClientTesting", "HTTPServerTesting", "PostgresTesting", "IdentityProviders", "Store",
+                "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
