@@ -3,6 +3,7 @@ import IdentityProviders
 import IdentityProvidersTesting
 import JWT
 import Logging
+import SQLiteStore
 import Store
 import Testing
 
