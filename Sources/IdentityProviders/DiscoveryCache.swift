@@ -103,9 +103,7 @@ public final class DiscoveryCache: Sendable {
                 return .wait(task)
             }
         }
-        if let document = entry.document,
-            now < entry.expiresAt.addingTimeInterval(TimeInterval(limits.staleGrace))
-        {
+        if let document = entry.document, limits.servesStale(expiresAt: entry.expiresAt, now: now) {
             return .use(document)
         }
         return .fail(limits.retryAfter(lastAttempt: entry.lastAttempt, now: now))

@@ -89,6 +89,12 @@ public final class ProviderKeyCache: Sendable {
             let remaining = TimeInterval(refetchInterval) - now.timeIntervalSince(lastAttempt)
             return max(1, min(refetchInterval, Int(remaining.rounded(.up))))
         }
+
+        /// Whether what expired at `expiresAt` may still serve at `now`, when no fresh copy can be had: up to
+        /// ``staleGrace`` past its expiry (keys and discovery documents alike).
+        public func servesStale(expiresAt: Date, now: Date) -> Bool {
+            now < expiresAt.addingTimeInterval(TimeInterval(staleGrace))
+        }
     }
 
     /// What the cache did, for the caller's log and metrics. Texts never hold key material or response bodies.
@@ -197,7 +203,7 @@ public final class ProviderKeyCache: Sendable {
         guard let keys = entry.keys else {
             return .fail(.providerUnavailable(retryAfter: limits.retryAfter(lastAttempt: entry.lastAttempt, now: now)))
         }
-        if now < entry.expiresAt.addingTimeInterval(TimeInterval(limits.staleGrace)) {
+        if limits.servesStale(expiresAt: entry.expiresAt, now: now) {
             return keys.key(for: kid) != nil ? .use(keys) : .fail(.rejected(.unknownKID))
         }
         return .fail(.providerUnavailable(retryAfter: limits.retryAfter(lastAttempt: entry.lastAttempt, now: now)))

@@ -54,4 +54,14 @@ import Testing
         #expect(limits.retryAfter(lastAttempt: last, now: last.addingTimeInterval(120)) == 1)
         #expect(limits.retryAfter(lastAttempt: last, now: last.addingTimeInterval(-10)) == 60)
     }
+
+    @Test("what expired serves stale up to the stale grace past its expiry, never with a grace of 0")
+    func servesStale() {
+        let expiry = Date(timeIntervalSince1970: 1_000_000)
+        let limits = ProviderKeyCache.Limits(staleGrace: 3_600)
+        #expect(limits.servesStale(expiresAt: expiry, now: expiry))
+        #expect(limits.servesStale(expiresAt: expiry, now: expiry.addingTimeInterval(3_599.9)))
+        #expect(!limits.servesStale(expiresAt: expiry, now: expiry.addingTimeInterval(3_600)))
+        #expect(!ProviderKeyCache.Limits(staleGrace: 0).servesStale(expiresAt: expiry, now: expiry))
+    }
 }
