@@ -1,4 +1,5 @@
 public import JWT
+import OutboundHTTP
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
@@ -86,16 +87,16 @@ public struct BrowserProvider: Sendable {
             guard key.canSign, key.algorithm == .es256 || key.algorithm == .rs256 else { throw .keyCannotSign }
         }
         guard !scopes.isEmpty, scopes.allSatisfy(Self.isScopeToken) else { throw .invalidScopes }
-        guard ProviderURL.isAcceptable(callbackURL) else { throw .insecureURL("callbackURL") }
+        guard OutboundURL.accepts(callbackURL) else { throw .insecureURL("callbackURL") }
         switch endpoints {
         case .discovery(let url, let issuer):
-            guard ProviderURL.isAcceptable(url) else { throw .insecureURL("discoveryURL") }
+            guard OutboundURL.accepts(url) else { throw .insecureURL("discoveryURL") }
             guard !issuer.isEmpty else { throw .emptyIssuer }
         case .explicit(let authorization, let token, let userInfo, let issuer, let jwks):
-            guard ProviderURL.isAcceptable(authorization) else { throw .insecureURL("authorizationURL") }
-            guard ProviderURL.isAcceptable(token) else { throw .insecureURL("tokenURL") }
-            if let userInfo, !ProviderURL.isAcceptable(userInfo) { throw .insecureURL("userInfoURL") }
-            if let jwks, !ProviderURL.isAcceptable(jwks) { throw .insecureURL("jwksURL") }
+            guard OutboundURL.accepts(authorization) else { throw .insecureURL("authorizationURL") }
+            guard OutboundURL.accepts(token) else { throw .insecureURL("tokenURL") }
+            if let userInfo, !OutboundURL.accepts(userInfo) { throw .insecureURL("userInfoURL") }
+            if let jwks, !OutboundURL.accepts(jwks) { throw .insecureURL("jwksURL") }
             guard (issuer == nil) == (jwks == nil), issuer != "" else { throw .issuerWithoutKeys }
         }
         let audiences = audiences ?? [clientId]

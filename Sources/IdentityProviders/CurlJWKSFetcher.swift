@@ -1,4 +1,4 @@
-import OutboundHTTP
+public import OutboundHTTP
 
 /// Fetches identity providers' JWK Sets over OutboundHTTP's libcurl client: `GET`, the outbound URL rule
 /// (`OutboundURL`: https, http only to a loopback host, no user info), redirects never followed, at most
@@ -11,17 +11,20 @@ public struct CurlJWKSFetcher: JWKSFetching {
     /// about 1–2 KiB).
     public static let maximumBodyBytes = 65_536
 
-    /// Seconds for connect, send and answer together. Default: 5.
-    public var timeout: Double
-    /// Seconds to open the connection (DNS, TCP, TLS). Default: 3.
-    public var connectTimeout: Double
+    /// The client every fetch goes through, holding the limits: the deadline, the connect timeout (at most the
+    /// deadline), ``maximumBodyBytes``, and the body of a non-200 answer left unread.
+    public let client: OutboundHTTPClient
 
     /// A fetcher with the given limits.
     ///
+    /// - Parameters:
+    ///   - timeout: Seconds for connect, send and answer together. Default: 5.
+    ///   - connectTimeout: Seconds to open the connection (DNS, TCP, TLS). Default: 3.
     /// - Precondition: both are positive.
     public init(timeout: Double = 5, connectTimeout: Double = 3) {
-        self.timeout = timeout
-        self.connectTimeout = min(connectTimeout, timeout)
+        client = OutboundHTTPClient(
+            deadline: .seconds(timeout), connectTimeout: .seconds(connectTimeout),
+            maximumBodyBytes: Self.maximumBodyBytes, nonSuccessBodies: .discard)
     }
 
     /// `GET url`; only a 200 answer is a document (any other status is settled on its head, its body unread).
@@ -29,9 +32,6 @@ public struct CurlJWKSFetcher: JWKSFetching {
     ///   ``maximumBodyBytes``), `.timedOut`, or `.unreachable` (DNS, TCP, TLS, an answer that is not HTTP).
     public func fetch(_ url: String) async throws(JWKSFetchError) -> JWKSDocument {
         guard let parsed = try? OutboundURL(url) else { throw .insecureURL }
-        let client = OutboundHTTPClient(
-            deadline: .seconds(timeout), connectTimeout: .seconds(connectTimeout),
-            maximumBodyBytes: Self.maximumBodyBytes, nonSuccessBodies: .discard)
         let request = OutboundHTTPRequest(
             url: parsed, headers: [("Accept", "application/jwk-set+json, application/json")])
         let response: OutboundHTTPResponse

@@ -1,4 +1,4 @@
-import OutboundHTTP
+public import OutboundHTTP
 
 /// The browser flow's outgoing HTTP over OutboundHTTP's libcurl client: discovery documents, the token endpoint
 /// (form `POST`) and the user-info endpoint (`GET` with a bearer token).
@@ -15,17 +15,20 @@ public struct CurlOAuthClient: OAuthHTTPClient {
     /// The largest body read: 64 KiB.
     public static let maximumBodyBytes = 65_536
 
-    /// Seconds for connect, send and answer together. Default: 10.
-    public var timeout: Double
-    /// Seconds to open the connection (DNS, TCP, TLS). Default: 3.
-    public var connectTimeout: Double
+    /// The client every request goes through, holding the limits: the deadline, the connect timeout (at most the
+    /// deadline) and ``maximumBodyBytes``.
+    public let client: OutboundHTTPClient
 
     /// A client with the given limits.
     ///
+    /// - Parameters:
+    ///   - timeout: Seconds for connect, send and answer together. Default: 10.
+    ///   - connectTimeout: Seconds to open the connection (DNS, TCP, TLS). Default: 3.
     /// - Precondition: both are positive.
     public init(timeout: Double = 10, connectTimeout: Double = 3) {
-        self.timeout = timeout
-        self.connectTimeout = min(connectTimeout, timeout)
+        client = OutboundHTTPClient(
+            deadline: .seconds(timeout), connectTimeout: .seconds(connectTimeout),
+            maximumBodyBytes: Self.maximumBodyBytes)
     }
 
     public func postForm(_ url: String, form: [(String, String)], headers: [(String, String)])
@@ -45,9 +48,6 @@ public struct CurlOAuthClient: OAuthHTTPClient {
         guard let parsed = try? OutboundURL(url) else { throw .insecureURL }
         let headers = [(name: "Accept", value: "application/json")] + fields.map { (name: $0.0, value: $0.1) }
         let request = OutboundHTTPRequest(method: method, url: parsed, headers: headers, body: body)
-        let client = OutboundHTTPClient(
-            deadline: .seconds(timeout), connectTimeout: .seconds(connectTimeout),
-            maximumBodyBytes: Self.maximumBodyBytes)
         do throws(OutboundHTTPError) {
             let response = try await client.send(request)
             return OAuthHTTPResponse(status: response.status, body: response.body, cacheControl: response.cacheControl)

@@ -95,7 +95,7 @@ public final class DiscoveryCache: Sendable {
                 entry.waiters += 1
                 return .wait(task)
             }
-            if mayFetch(entry, now: now) {
+            if limits.mayFetch(lastAttempt: entry.lastAttempt, now: now) {
                 entry.lastAttempt = now
                 let task = Task { await self.refresh(key: key, url: url, issuer: issuer) }
                 entry.inFlight = task
@@ -103,24 +103,10 @@ public final class DiscoveryCache: Sendable {
                 return .wait(task)
             }
         }
-        if let document = entry.document,
-            now < entry.expiresAt.addingTimeInterval(TimeInterval(limits.staleGrace))
-        {
+        if let document = entry.document, limits.servesStale(expiresAt: entry.expiresAt, now: now) {
             return .use(document)
         }
-        return .fail(retryAfter(entry, now: now))
-    }
-
-    private func mayFetch(_ entry: Entry, now: Date) -> Bool {
-        guard let last = entry.lastAttempt else { return true }
-        let elapsed = now.timeIntervalSince(last)
-        return elapsed < 0 || elapsed >= TimeInterval(limits.refetchInterval)
-    }
-
-    private func retryAfter(_ entry: Entry, now: Date) -> Int {
-        guard let last = entry.lastAttempt else { return max(1, limits.refetchInterval) }
-        let remaining = TimeInterval(limits.refetchInterval) - now.timeIntervalSince(last)
-        return max(1, min(limits.refetchInterval, Int(remaining.rounded(.up))))
+        return .fail(limits.retryAfter(lastAttempt: entry.lastAttempt, now: now))
     }
 
     /// One fetch: installs the document or records the failure, then clears `inFlight`.

@@ -1,3 +1,4 @@
+import OutboundHTTP
 import StrictJSON
 
 /// The members of an OpenID Provider's discovery document (OpenID Connect Discovery 1.0 §3) that the browser flow
@@ -51,8 +52,8 @@ public struct OIDCDiscoveryDocument: Sendable, Equatable {
     public static func parse(
         _ body: [UInt8], expectedIssuer: String, discoveryURL: String? = nil
     ) throws(DiscoveryError) -> OIDCDiscoveryDocument {
-        let loopbackHTTP =
-            ProviderURL.isLoopback(expectedIssuer) || discoveryURL.map(ProviderURL.isLoopback) == true
+        func isLoopback(_ text: String) -> Bool { (try? OutboundURL(text))?.isLoopback == true }
+        let loopbackHTTP = isLoopback(expectedIssuer) || discoveryURL.map(isLoopback) == true
         guard let object = (try? JSONValue.parse(body))?.objectValue else { throw .malformed("not a JSON object") }
         func string(_ name: String, required: Bool) throws(DiscoveryError) -> String? {
             switch object[name] {
@@ -67,7 +68,7 @@ public struct OIDCDiscoveryDocument: Sendable, Equatable {
         }
         func endpoint(_ name: String, required: Bool) throws(DiscoveryError) -> String? {
             guard let value = try string(name, required: required) else { return nil }
-            guard ProviderURL.isAcceptable(value, allowingLoopbackHTTP: loopbackHTTP) else {
+            guard let url = try? OutboundURL(value), loopbackHTTP || url.scheme == .https else {
                 throw .insecureEndpoint(name)
             }
             return value

@@ -73,6 +73,28 @@ public final class ProviderKeyCache: Sendable {
             guard let maxAge else { return defaultMaxAge }
             return min(max(maxAge, minimumMaxAge), maximumMaxAge)
         }
+
+        /// Whether a fetch of one URL may start at `now`: never within ``refetchInterval`` of the last attempt
+        /// (a clock set back allows one). The key cache's and the discovery cache's one throttle.
+        public func mayFetch(lastAttempt: Date?, now: Date) -> Bool {
+            guard let lastAttempt else { return true }
+            let elapsed = now.timeIntervalSince(lastAttempt)
+            return elapsed < 0 || elapsed >= TimeInterval(refetchInterval)
+        }
+
+        /// Seconds until ``mayFetch(lastAttempt:now:)`` allows the next fetch, from 1 to ``refetchInterval`` (the
+        /// `retryAfter` of an unavailable provider).
+        public func retryAfter(lastAttempt: Date?, now: Date) -> Int {
+            guard let lastAttempt else { return max(1, refetchInterval) }
+            let remaining = TimeInterval(refetchInterval) - now.timeIntervalSince(lastAttempt)
+            return max(1, min(refetchInterval, Int(remaining.rounded(.up))))
+        }
+
+        /// Whether what expired at `expiresAt` may still serve at `now`, when no fresh copy can be had: up to
+        /// ``staleGrace`` past its expiry (keys and discovery documents alike).
+        public func servesStale(expiresAt: Date, now: Date) -> Bool {
+            now < expiresAt.addingTimeInterval(TimeInterval(staleGrace))
+        }
     }
 
     /// What the cache did, for the caller's log and metrics. Texts never hold key material or response bodies.
@@ -166,7 +188,9 @@ public final class ProviderKeyCache: Sendable {
             entry.waiters += 1
             return .wait(task)
         }
-        guard mayFetch(entry, now: now) else { return afterFetch(entry, kid: kid, now: now) }
+        guard limits.mayFetch(lastAttempt: entry.lastAttempt, now: now) else {
+            return afterFetch(entry, kid: kid, now: now)
+        }
         entry.lastAttempt = now
         let task = Task { await self.refresh(url: url) }
         entry.inFlight = task
@@ -176,24 +200,12 @@ public final class ProviderKeyCache: Sendable {
 
     /// The answer once no (further) fetch is allowed: fresh or stale keys if they hold `kid`, else the failure.
     private func afterFetch(_ entry: Entry, kid: String, now: Date) -> Step {
-        guard let keys = entry.keys else { return .fail(.providerUnavailable(retryAfter: retryAfter(entry, now: now))) }
-        if now < entry.expiresAt.addingTimeInterval(TimeInterval(limits.staleGrace)) {
+        guard let keys = entry.keys else {
+            return .fail(.providerUnavailable(retryAfter: limits.retryAfter(lastAttempt: entry.lastAttempt, now: now)))
+        }
+        if limits.servesStale(expiresAt: entry.expiresAt, now: now) {
             return keys.key(for: kid) != nil ? .use(keys) : .fail(.rejected(.unknownKID))
         }
-        return .fail(.providerUnavailable(retryAfter: retryAfter(entry, now: now)))
-    }
-
-    /// Whether a fetch may start now: never one within `refetchInterval` of the last (a clock set back allows one).
-    private func mayFetch(_ entry: Entry, now: Date) -> Bool {
-        guard let last = entry.lastAttempt else { return true }
-        let elapsed = now.timeIntervalSince(last)
-        return elapsed < 0 || elapsed >= TimeInterval(limits.refetchInterval)
-    }
-
-    /// Seconds until the next fetch is allowed, at least 1.
-    private func retryAfter(_ entry: Entry, now: Date) -> Int {
-        guard let last = entry.lastAttempt else { return max(1, limits.refetchInterval) }
-        let remaining = TimeInterval(limits.refetchInterval) - now.timeIntervalSince(last)
-        return max(1, min(limits.refetchInterval, Int(remaining.rounded(.up))))
+        return .fail(.providerUnavailable(retryAfter: limits.retryAfter(lastAttempt: entry.lastAttempt, now: now)))
     }
 }

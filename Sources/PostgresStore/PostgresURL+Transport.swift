@@ -30,7 +30,7 @@ extension PostgresURL {
         let addressList = addresses.map { $0.split(separator: ",", omittingEmptySubsequences: false) } ?? []
         for index in 0..<max(hostList.count, addressList.count) {
             if index < addressList.count, !addressList[index].isEmpty {
-                guard Self.isLoopbackAddress(String(addressList[index])) else { return false }
+                guard LoopbackHost.isLoopbackAddress(String(addressList[index])) else { return false }
             } else {
                 guard Self.isLocalHost(index < hostList.count ? String(hostList[index]) : "") else { return false }
             }
@@ -63,13 +63,6 @@ extension PostgresURL {
     static func isLocalHost(_ host: String) -> Bool {
         if host.isEmpty || host.hasPrefix("/") || host.hasPrefix("@") { return true }
         return LoopbackHost.contains(host)
-    }
-
-    /// Whether `text` is an IPv4 address in 127.0.0.0/8 or the IPv6 address `::1`, in a form `inet_pton` accepts
-    /// (dotted quads only for IPv4, so `127.1` and `0x7f.0.0.1` are not addresses here): the project's one
-    /// loopback predicate, ``LoopbackHost/isLoopbackAddress(_:)``.
-    static func isLoopbackAddress(_ text: String) -> Bool {
-        LoopbackHost.isLoopbackAddress(text)
     }
 
     /// Why this URL may not be used unless `database.allowUnverifiedTLS` is true, or nil when it may: it reaches a

@@ -1,3 +1,4 @@
+import Foundation
 import IdentityProviders
 import Testing
 
@@ -28,5 +29,39 @@ import Testing
     func defaultOutside() async {
         await #expect(processExitsWith: .failure) { _ = ProviderKeyCache.Limits(defaultMaxAge: 100) }
         await #expect(processExitsWith: .failure) { _ = ProviderKeyCache.Limits(defaultMaxAge: 100_000) }
+    }
+
+    @Test("a fetch may start with no attempt before, or once the refetch interval has passed since the last")
+    func refetchThrottle() {
+        let limits = ProviderKeyCache.Limits(refetchInterval: 60)
+        let last = Date(timeIntervalSince1970: 1_000_000)
+        #expect(limits.mayFetch(lastAttempt: nil, now: last))
+        #expect(!limits.mayFetch(lastAttempt: last, now: last))
+        #expect(!limits.mayFetch(lastAttempt: last, now: last.addingTimeInterval(59.9)))
+        #expect(limits.mayFetch(lastAttempt: last, now: last.addingTimeInterval(60)))
+        #expect(limits.mayFetch(lastAttempt: last, now: last.addingTimeInterval(-1)), "a clock set back allows one")
+    }
+
+    @Test("retry-after counts the whole seconds left of the refetch interval, from 1 to the interval")
+    func retryAfter() {
+        let limits = ProviderKeyCache.Limits(refetchInterval: 60)
+        let last = Date(timeIntervalSince1970: 1_000_000)
+        #expect(limits.retryAfter(lastAttempt: nil, now: last) == 60)
+        #expect(limits.retryAfter(lastAttempt: last, now: last) == 60)
+        #expect(limits.retryAfter(lastAttempt: last, now: last.addingTimeInterval(0.5)) == 60)
+        #expect(limits.retryAfter(lastAttempt: last, now: last.addingTimeInterval(30)) == 30)
+        #expect(limits.retryAfter(lastAttempt: last, now: last.addingTimeInterval(59.5)) == 1)
+        #expect(limits.retryAfter(lastAttempt: last, now: last.addingTimeInterval(120)) == 1)
+        #expect(limits.retryAfter(lastAttempt: last, now: last.addingTimeInterval(-10)) == 60)
+    }
+
+    @Test("what expired serves stale up to the stale grace past its expiry, never with a grace of 0")
+    func servesStale() {
+        let expiry = Date(timeIntervalSince1970: 1_000_000)
+        let limits = ProviderKeyCache.Limits(staleGrace: 3_600)
+        #expect(limits.servesStale(expiresAt: expiry, now: expiry))
+        #expect(limits.servesStale(expiresAt: expiry, now: expiry.addingTimeInterval(3_599.9)))
+        #expect(!limits.servesStale(expiresAt: expiry, now: expiry.addingTimeInterval(3_600)))
+        #expect(!ProviderKeyCache.Limits(staleGrace: 0).servesStale(expiresAt: expiry, now: expiry))
     }
 }

@@ -61,8 +61,17 @@ import Testing
             ("ftp://example.com/x", false), ("/relative/path", false), ("not a url", false), ("https://", false),
         ]
     )
-    func authURLParsing(string: String, valid: Bool) {
-        #expect((MossConfiguration.parseAuthURL(string) != nil) == valid)
+    func authURLParsing(string: String, valid: Bool) throws {
+        let environment = [
+            "TOKENVEND_MOSS_AUTH_URL": string, "TOKENVEND_MOSS_PROJECT_ID": "p", "TOKENVEND_MOSS_PROJECT_KEY": "k",
+        ]
+        let fixture = try ConfigurationFixture()
+        if valid {
+            #expect(try fixture.resolve(environment: environment).moss?.authURL.absoluteString == string)
+        } else {
+            let message = fixture.error(environment: environment)?.description ?? ""
+            #expect(message.hasPrefix("moss.authURL (TOKENVEND_MOSS_AUTH_URL): expected an https URL"))
+        }
     }
 
     @Test("the default auth URL is the Moss identity endpoint")

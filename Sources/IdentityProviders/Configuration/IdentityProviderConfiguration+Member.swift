@@ -1,3 +1,4 @@
+import OutboundHTTP
 public import StrictJSON
 
 #if canImport(FoundationEssentials)
@@ -7,8 +8,9 @@ public import StrictJSON
 #endif
 
 extension IdentityProviderConfiguration {
-    /// Checks one member's value and words the refusal with the member's path.
-    struct Member {
+    /// Checks one member's value and words the refusal with the member's path (`string`, `secret`, `choice` and
+    /// `stringList` are StrictJSON's `JSONValueCheck`, shared with TokenService's configuration).
+    struct Member: JSONValueCheck {
         /// The member path inside the section (`apple.audiences`).
         let path: String
 
@@ -16,47 +18,10 @@ extension IdentityProviderConfiguration {
             .invalid(path: path, reason: reason)
         }
 
-        /// A string with something besides whitespace.
-        func string(_ value: JSONValue) throws(IdentityProviderConfigurationError) -> String {
-            guard case .string(let text) = value else { throw fail("expected a string, got \(value.summary)") }
-            guard text.contains(where: { !$0.isWhitespace }) else { throw fail("expected a non-empty string") }
-            return text
-        }
-
-        /// Like ``string(_:)`` but never shows the value.
-        func secret(_ value: JSONValue) throws(IdentityProviderConfigurationError) -> String {
-            guard case .string(let text) = value else { throw fail("expected a string") }
-            guard !text.isEmpty else { throw fail("expected a non-empty string") }
-            return text
-        }
-
-        /// One of `choices`, compared case-insensitively; returned lowercased.
-        func choice(_ value: JSONValue, of choices: [String]) throws(IdentityProviderConfigurationError) -> String {
-            guard case .string(let text) = value, choices.contains(text.lowercased()) else {
-                throw fail("expected one of \(choices.joined(separator: ", ")), got \(value.summary)")
-            }
-            return text.lowercased()
-        }
-
-        /// A non-empty list of non-empty strings, without duplicates.
-        func stringList(_ value: JSONValue) throws(IdentityProviderConfigurationError) -> [String] {
-            guard case .array(let items) = value else { throw fail("expected a list of strings, got \(value.summary)") }
-            guard !items.isEmpty else { throw fail("expected at least one string, got an empty list") }
-            var strings: [String] = []
-            for (index, item) in items.enumerated() {
-                guard case .string(let text) = item, text.contains(where: { !$0.isWhitespace }) else {
-                    throw fail("item \(index + 1) is not a non-empty string: \(item.summary)")
-                }
-                guard !strings.contains(text) else { throw fail("item \(index + 1) repeats \(item.summary)") }
-                strings.append(text)
-            }
-            return strings
-        }
-
         /// A provider URL: https, or http to a loopback host (tests, a local proxy); never with credentials.
         func url(_ value: JSONValue) throws(IdentityProviderConfigurationError) -> String {
             let text = try string(value)
-            guard ProviderURL.isAcceptable(text), let url = URL(string: text) else {
+            guard OutboundURL.accepts(text), let url = URL(string: text) else {
                 throw fail("expected an https URL (http only to localhost, 127.0.0.1 or ::1), got \(value.summary)")
             }
             return url.absoluteString

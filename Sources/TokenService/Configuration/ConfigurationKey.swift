@@ -1,5 +1,6 @@
 import Configuration
 import HTTPServer
+import OutboundHTTP
 import StrictJSON
 
 #if canImport(FoundationEssentials)
@@ -141,8 +142,10 @@ struct ConfigurationKey {
     }
 }
 
-/// Checks one value against a type and produces the one-line errors of ``ConfigurationError/invalidValue``.
-struct ConfigurationValueCheck {
+/// Checks one value against a type and produces the one-line errors of ``ConfigurationError/invalidValue``
+/// (`string`, `secret`, `choice` and `stringList` are StrictJSON's ``JSONValueCheck``, shared with the identity
+/// providers' section).
+struct ConfigurationValueCheck: JSONValueCheck {
     let key: String
     let source: String
 
@@ -162,44 +165,12 @@ struct ConfigurationValueCheck {
         return flag
     }
 
-    func string(_ value: JSONValue) throws(ConfigurationError) -> String {
-        guard case .string(let text) = value else { throw fail("expected a string, got \(value.summary)") }
-        guard !text.trimmingWhitespace.isEmpty else {
-            throw fail("expected a non-empty string")
-        }
-        return text
-    }
-
-    /// Like ``string(_:)`` but never shows the value.
-    func secret(_ value: JSONValue) throws(ConfigurationError) -> String {
-        guard case .string(let text) = value else { throw fail("expected a string") }
-        guard !text.isEmpty else { throw fail("expected a non-empty string") }
-        return text
-    }
-
-    func choice(_ value: JSONValue, of choices: [String]) throws(ConfigurationError) -> String {
-        let expected = "expected one of " + choices.joined(separator: ", ")
-        guard case .string(let text) = value, choices.contains(text.lowercased()) else {
-            throw fail("\(expected), got \(value.summary)")
-        }
-        return text.lowercased()
-    }
-
     func url(_ value: JSONValue) throws(ConfigurationError) -> URL {
         // The only URL key is moss.authURL, which receives the project key: plain http only to loopback.
-        guard let url = MossConfiguration.parseAuthURL(try string(value)) else {
+        let text = try string(value)
+        guard OutboundURL.accepts(text), let url = URL(string: text) else {
             throw fail("expected an https URL (http only to localhost), got \(value.summary)")
         }
         return url
-    }
-}
-
-extension String {
-    /// The string without leading and trailing whitespace and newlines (FoundationEssentials has no
-    /// `trimmingCharacters(in:)`).
-    var trimmingWhitespace: String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
-        return String(self[first...last])
     }
 }

@@ -1,4 +1,5 @@
 import HTTPServer
+import OutboundHTTP
 import StrictJSON
 
 #if canImport(FoundationEssentials)
@@ -27,21 +28,6 @@ extension ConfigurationValueCheck {
         return ranges
     }
 
-    /// A non-empty list of non-empty strings, without duplicates.
-    func stringList(_ value: JSONValue) throws(ConfigurationError) -> [String] {
-        guard case .array(let items) = value else { throw fail("expected a list of strings, got \(value.summary)") }
-        guard !items.isEmpty else { throw fail("expected at least one string, got an empty list") }
-        var strings: [String] = []
-        for (index, item) in items.enumerated() {
-            guard case .string(let text) = item, !text.trimmingWhitespace.isEmpty else {
-                throw fail("item \(index + 1) is not a non-empty string: \(item.summary)")
-            }
-            guard !strings.contains(text) else { throw fail("item \(index + 1) repeats \(item.summary)") }
-            strings.append(text)
-        }
-        return strings
-    }
-
     /// A list of names, possibly empty (`identity.trustedForLinking`): non-empty strings without duplicates.
     func nameList(_ value: JSONValue) throws(ConfigurationError) -> [String] {
         guard case .array(let items) = value else { throw fail("expected a list of names, got \(value.summary)") }
@@ -53,7 +39,7 @@ extension ConfigurationValueCheck {
     func publicURL(_ value: JSONValue) throws(ConfigurationError) -> String {
         let text = try string(value).trimmingWhitespace
         let expected = "expected an https URL without query or fragment (http only to localhost, 127.0.0.1 or ::1)"
-        guard let url = MossConfiguration.parseAuthURL(text), url.user == nil, url.password == nil,
+        guard OutboundURL.accepts(text), let url = URL(string: text), url.user == nil, url.password == nil,
             url.query == nil, url.fragment == nil, !text.contains("?"), !text.contains("#")
         else { throw fail("\(expected), got \(value.summary)") }
         return text.hasSuffix("/") ? String(text.dropLast()) : text

@@ -1,5 +1,12 @@
+import OutboundHTTP
 import StrictJSON
 import VendorTokens
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ConfigurationSection {
     /// `vendors`, `{name: {preset?, …}}`: each entry's files read and the entry parsed and compiled once by
@@ -55,7 +62,7 @@ extension ConfigurationValueCheck {
     /// The `moss` preset's `authURL`: https, or http to loopback only (the project key is sent to it).
     private static func checkMoss(_ entry: VendorEntry) throws(VendorTemplateError) {
         guard case .moss(let settings) = entry, let url = settings.authURL else { return }
-        guard MossConfiguration.parseAuthURL(url) != nil else {
+        guard OutboundURL.accepts(url), URL(string: url) != nil else {
             throw VendorTemplateError(
                 path: "authURL", kind: .invalid,
                 reason: "expected an https URL (http only to localhost), got \(JSONValue.string(url).summary)")

@@ -1,5 +1,3 @@
-import OutboundHTTP
-
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
@@ -49,15 +47,6 @@ public struct MossConfiguration: Sendable, Equatable, CustomStringConvertible, C
         self.projectKey = projectKey
         self.authURL = authURL
         self.timeout = timeout
-    }
-
-    /// Parses a `moss.authURL` value by the outbound URL rule (`OutboundURL`): an `https` URL, or an `http` URL to
-    /// a loopback host (for local fakes), without user info, so the project key never crosses a network in clear.
-    ///
-    /// - Returns: the URL, or `nil` when the value is not acceptable (the caller reports the key by name).
-    public static func parseAuthURL(_ string: String) -> URL? {
-        guard OutboundURL.accepts(string) else { return nil }
-        return URL(string: string)
     }
 
     /// `MossConfiguration(projectId: …, projectKey: <redacted>, authURL: …, timeout: …)`.

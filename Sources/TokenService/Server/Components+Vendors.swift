@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import OutboundHTTP
 import VendorTokens
 
 extension Components {
@@ -19,10 +20,8 @@ extension Components {
                         metadata: ["vendor": "\(vendor.name)"])
                 }
             case .moss(let moss):
-                guard
-                    let url = MossConfiguration.parseAuthURL(
-                        moss.authURL ?? MossConfiguration.defaultAuthURL.absoluteString)
-                else {
+                let text = moss.authURL ?? MossConfiguration.defaultAuthURL.absoluteString
+                guard OutboundURL.accepts(text), let url = URL(string: text) else {
                     throw .invalidValue(key: "vendors.\(vendor.name).authURL", source: "", reason: "not an https URL")
                 }
                 let configuration = MossConfiguration(
