@@ -66,7 +66,7 @@ let package = Package(
                 "CHTTPServerLinux", "StrictJSON", "StructuredLogging", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: wrapperSettings
         ),
         .target(
             name: "Store",

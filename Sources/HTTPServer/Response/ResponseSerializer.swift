@@ -1,4 +1,5 @@
 import StrictJSON
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -48,13 +49,13 @@ enum ResponseSerializer {
     /// An IMF-fixdate (RFC 9110 §5.6.7) for `seconds` since the epoch.
     static func httpDate(_ seconds: Int) -> [UInt8] {
         var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
+        var parts = unsafe tm()
+        unsafe gmtime_r(&time, &parts)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let text =
-            "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) "
+            unsafe "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) "
             + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
         return Array(text.utf8)
     }
