@@ -80,7 +80,7 @@ let package = Package(
                 "CHTTPServerLinux", "StrictJSON", "StructuredLogging", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: wrapperSettings
         ),
         // The store protocols, models and shared rules (rotation, times in milliseconds); no database code.
         .target(name: "Store", swiftSettings: wrapperSettings),

@@ -1,4 +1,5 @@
 import StrictJSON
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -14,29 +15,43 @@ enum ResponseSerializer {
         omitBody: Bool
     ) {
         let code = response.status.code
-        output.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendLiteral("HTTP/1.1 ", to: &output)
         appendDecimal(code, to: &output)
         output.append(.space)
-        output.append(contentsOf: response.status.reasonPhrase.utf8)
-        output.append(contentsOf: "\r\n".utf8)
+        appendText(response.status.reasonPhrase, to: &output)
+        appendLiteral("\r\n", to: &output)
         for field in response.headers.fields {
-            output.append(contentsOf: field.name.utf8)
-            output.append(contentsOf: ": ".utf8)
-            output.append(contentsOf: field.value.utf8)
-            output.append(contentsOf: "\r\n".utf8)
+            appendText(field.name, to: &output)
+            appendLiteral(": ", to: &output)
+            appendText(field.value, to: &output)
+            appendLiteral("\r\n", to: &output)
         }
         // RFC 9110 §8.6: no Content-Length in 1xx and 204 responses; 304 omits it here too.
         if code >= 200 && code != 204 && code != 304 {
-            output.append(contentsOf: "Content-Length: ".utf8)
+            appendLiteral("Content-Length: ", to: &output)
             appendDecimal(response.body.count, to: &output)
-            output.append(contentsOf: "\r\n".utf8)
+            appendLiteral("\r\n", to: &output)
         }
-        output.append(contentsOf: "Date: ".utf8)
+        appendLiteral("Date: ", to: &output)
         output.append(contentsOf: date)
-        output.append(contentsOf: "\r\nX-Request-Id: ".utf8)
-        output.append(contentsOf: requestID.utf8)
-        output.append(contentsOf: keepAlive ? "\r\n\r\n".utf8 : "\r\nConnection: close\r\n\r\n".utf8)
+        appendLiteral("\r\nX-Request-Id: ", to: &output)
+        appendText(requestID, to: &output)
+        appendLiteral(keepAlive ? "\r\n\r\n" : "\r\nConnection: close\r\n\r\n", to: &output)
         if !omitBody && code >= 200 && code != 204 && code != 304 { output.append(contentsOf: response.body) }
+    }
+
+    /// Appends a literal's bytes with one copy (no walk through `String.UTF8View`).
+    @inline(__always)
+    static func appendLiteral(_ literal: StaticString, to output: inout [UInt8]) {
+        unsafe output.append(
+            contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends a string's UTF-8 bytes with one copy from its contiguous storage.
+    @inline(__always)
+    static func appendText(_ text: String, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in unsafe output.append(contentsOf: bytes) }
     }
 
     /// A status code or a body length in decimal, through the project's one number writer.
@@ -48,13 +63,13 @@ enum ResponseSerializer {
     /// An IMF-fixdate (RFC 9110 §5.6.7) for `seconds` since the epoch.
     static func httpDate(_ seconds: Int) -> [UInt8] {
         var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
+        var parts = unsafe tm()
+        unsafe gmtime_r(&time, &parts)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let text =
-            "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) "
+            unsafe "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) "
             + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
         return Array(text.utf8)
     }

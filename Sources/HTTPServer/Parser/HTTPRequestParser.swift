@@ -90,7 +90,7 @@ public struct HTTPRequestParser: Sendable {
     /// Appends bytes from raw memory.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compactIfNeeded()
-        buffer.append(contentsOf: bytes)
+        unsafe buffer.append(contentsOf: bytes)
     }
 
     /// Releases the buffer's storage when nothing is buffered, so an idle connection holds no buffer.

@@ -15,9 +15,9 @@ struct RequestIDGenerator {
         counter &+= 1
         let prefix = self.prefix
         let counter = self.counter
-        return String(unsafeUninitializedCapacity: 15) { buffer in
-            for index in 0..<5 { buffer[index] = Self.digits[Int((prefix >> (5 * (4 - index))) & 31)] }
-            for index in 0..<10 { buffer[5 + index] = Self.digits[Int((counter >> (5 * (9 - index))) & 31)] }
+        return unsafe String(unsafeUninitializedCapacity: 15) { buffer in
+            for index in 0..<5 { unsafe buffer[index] = Self.digits[Int((prefix >> (5 * (4 - index))) & 31)] }
+            for index in 0..<10 { unsafe buffer[5 + index] = Self.digits[Int((counter >> (5 * (9 - index))) & 31)] }
             return 15
         }
     }

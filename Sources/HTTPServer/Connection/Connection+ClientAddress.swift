@@ -4,7 +4,7 @@ extension Connection {
     /// the peer's address is not an IP address, which a TCP listener never produces.
     func clientAddress(for head: HTTPRequestHead) -> IPAddress? {
         guard let peer = peerAddress else { return nil }
-        let trusted = loop.shared.configuration.trustedProxies
+        let trusted = unsafe loop.shared.configuration.trustedProxies
         guard !trusted.isEmpty else { return peer }
         return ClientAddressResolver(trustedProxies: trusted).clientAddress(peer: peer, headers: head.headers)
     }

@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// Everything but `inbox` is touched only on the loop's thread. Other threads hand work in with `post(_:)`,
 /// which appends to the `Mutex`-protected inbox and wakes the loop through an eventfd.
-final class EventLoop: @unchecked Sendable {
+@safe final class EventLoop: @unchecked Sendable {
     let shared: ServerShared
     /// Hot copies of `shared` fields, so the request path does not copy (and retain) the whole struct.
     let router: Router
@@ -63,7 +63,7 @@ final class EventLoop: @unchecked Sendable {
         }
         self.epoll = epoll
         self.wakeDescriptor = wake
-        scratch = .allocate(byteCount: 65536, alignment: 16)
+        unsafe scratch = .allocate(byteCount: 65536, alignment: 16)
         now = Syscall.monotonicNanoseconds()
         let timeouts = shared.configuration.timeouts
         let shortest = min(timeouts.header, timeouts.request, timeouts.bodyIdle, timeouts.idle, timeouts.write)
@@ -77,12 +77,12 @@ final class EventLoop: @unchecked Sendable {
         guard error == 0 else {
             Syscall.closeDescriptor(epoll)
             Syscall.closeDescriptor(wake)
-            scratch.deallocate()
+            unsafe scratch.deallocate()
             throw .socket(operation: "epoll_ctl", errno: error)
         }
     }
 
-    deinit { scratch.deallocate() }
+    deinit { unsafe scratch.deallocate() }
 
     /// Runs `work` on the loop's thread soon. Safe from any thread.
     func post(_ work: @escaping @Sendable () -> Void) {
@@ -92,7 +92,7 @@ final class EventLoop: @unchecked Sendable {
         }
         if wasEmpty {
             var one: UInt64 = 1
-            _ = write(wakeDescriptor, &one, 8)
+            _ = unsafe write(wakeDescriptor, &one, 8)
         }
     }
 
@@ -100,10 +100,10 @@ final class EventLoop: @unchecked Sendable {
     func run() {
         let capacity = 256
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
-        defer { events.deallocate() }
+        defer { unsafe events.deallocate() }
         while !stopped {
             let wait = nextSweep > now ? Int32(clamping: (nextSweep - now) / 1_000_000 + 1) : 0
-            let count = epoll_wait(epoll, events, Int32(capacity), wait)
+            let count = unsafe epoll_wait(epoll, events, Int32(capacity), wait)
             let error = errno
             now = Syscall.monotonicNanoseconds()
             if count < 0 {
@@ -112,8 +112,8 @@ final class EventLoop: @unchecked Sendable {
                 break
             }
             for index in 0..<Int(count) {
-                let fd = events[index].data.fd
-                let flags = events[index].events
+                let fd = unsafe events[index].data.fd
+                let flags = unsafe events[index].events
                 if fd == wakeDescriptor {
                     drainInbox()
                 } else if fd == listener {
@@ -141,7 +141,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func drainInbox() {
         var value: UInt64 = 0
-        _ = read(wakeDescriptor, &value, 8)
+        _ = unsafe read(wakeDescriptor, &value, 8)
         let work = inbox.withLock { queue in
             let taken = queue
             queue.removeAll()

@@ -55,10 +55,10 @@ extension HTTPRequestParser {
         }
         guard end - start <= limits.maxHeaderBytes else { throw .headerTooLarge }
         var fields = HTTPHeaders()
-        try buffer.withUnsafeBufferPointer { p throws(HTTPServerError) in
-            let section = UnsafeBufferPointer(rebasing: p[start..<end])
-            try Self.parseFields(section, from: 0) { name, value throws(HTTPServerError) in
-                fields.add(name: Self.string(section, name), value: Self.string(section, value))
+        unsafe try buffer.withUnsafeBufferPointer { p throws(HTTPServerError) in
+            let section = unsafe UnsafeBufferPointer(rebasing: p[start..<end])
+            unsafe try Self.parseFields(section, from: 0) { name, value throws(HTTPServerError) in
+                unsafe fields.add(name: Self.string(section, name), value: Self.string(section, value))
             }
         }
         trailers = fields

@@ -40,7 +40,7 @@ final class Connection: @unchecked Sendable {
 
     init(fd: Int32, loop: EventLoop, remoteAddress: String, acceptedAt now: UInt64) {
         self.fd = fd
-        self.loop = loop
+        unsafe self.loop = loop
         self.remoteAddress = remoteAddress
         self.peerAddress = IPAddress(node: remoteAddress)
         self.parser = HTTPRequestParser(limits: loop.shared.parserLimits)
@@ -81,11 +81,11 @@ final class Connection: @unchecked Sendable {
     }
 
     private func readAvailable() {
-        let now = loop.now
-        switch Syscall.receive(fd, into: loop.scratch) {
+        let now = unsafe loop.now
+        switch unsafe Syscall.receive(fd, into: loop.scratch) {
         case .bytes(let count):
             if lingerDeadline != nil { return }  // discarding input after a rejected request
-            parser.append(UnsafeRawBufferPointer(rebasing: loop.scratch[0..<count]))
+            unsafe parser.append(UnsafeRawBufferPointer(rebasing: loop.scratch[0..<count]))
             machine.bytesReceived(now: now)
             drive()
         case .wouldBlock:
@@ -116,7 +116,7 @@ final class Connection: @unchecked Sendable {
     }
 
     func processRequests() {
-        let maxOutput = loop.maxOutputBufferBytes
+        let maxOutput = unsafe loop.maxOutputBufferBytes
         while !closeAfterWrite && !awaitingHandler && pendingOutput < maxOutput {
             let event: HTTPRequestParser.Event?
             do {
@@ -130,8 +130,8 @@ final class Connection: @unchecked Sendable {
                 return
             case .head(let head):
                 pendingHead = head
-                headStartedAt = loop.now
-                machine.headReceived(now: loop.now, hasBody: head.hasBody)
+                headStartedAt = unsafe loop.now
+                unsafe machine.headReceived(now: loop.now, hasBody: head.hasBody)
                 // RFC 9110 §10.1.1: send 100 Continue only if the body has not started to arrive.
                 if head.expectsContinue && head.hasBody && head.version == .http1_1 && parser.bufferedByteCount == 0 {
                     output.append(contentsOf: ResponseSerializer.continueResponse)
@@ -171,15 +171,15 @@ final class Connection: @unchecked Sendable {
     /// Writes pending output with one `send`; closes or lingers after a final response.
     func flush() {
         if pendingOutput > 0 {
-            let result = output.withUnsafeBytes { bytes in
-                Syscall.send(fd, UnsafeRawBufferPointer(rebasing: bytes[outputOffset...]))
+            let result = unsafe output.withUnsafeBytes { bytes in
+                unsafe Syscall.send(fd, UnsafeRawBufferPointer(rebasing: bytes[outputOffset...]))
             }
             switch result {
             case .bytes(let count):
                 outputOffset += count
-                machine.outputProgress(now: loop.now, drained: pendingOutput == 0)
+                unsafe machine.outputProgress(now: loop.now, drained: pendingOutput == 0)
             case .wouldBlock, .endOfFile:
-                machine.outputPending(now: loop.now)
+                unsafe machine.outputPending(now: loop.now)
             case .failed:
                 close()
                 return
@@ -205,7 +205,7 @@ final class Connection: @unchecked Sendable {
         }
         // Half-close so the client sees the response, then drop its remaining input for up to 2 s.
         lingerAfterWrite = false
-        lingerDeadline = loop.now &+ 2_000_000_000
+        lingerDeadline = unsafe loop.now &+ 2_000_000_000
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))
         closeAfterWrite = false
         updateInterest()
@@ -213,20 +213,20 @@ final class Connection: @unchecked Sendable {
 
     func updateInterest() {
         guard !closed else { return }
-        let maxOutput = loop.maxOutputBufferBytes
+        let maxOutput = unsafe loop.maxOutputBufferBytes
         let wantsRead =
             lingerDeadline != nil
             || (!peerClosedInput && !awaitingHandler && !closeAfterWrite && pendingOutput < maxOutput)
         let events = (wantsRead ? Self.readEvents : 0) | (pendingOutput > 0 ? EPOLLOUT.rawValue : 0)
         guard events != registeredEvents else { return }
         registeredEvents = events
-        _ = Syscall.epollControl(loop.epoll, EPOLL_CTL_MOD, fd, events: events)
+        _ = unsafe Syscall.epollControl(loop.epoll, EPOLL_CTL_MOD, fd, events: events)
     }
 
     func close() {
         guard !closed else { return }
         closed = true
-        loop.unregister(self)
+        unsafe loop.unregister(self)
         Syscall.closeDescriptor(fd)
         parser = HTTPRequestParser(limits: parser.limits)
         output = []

@@ -12,9 +12,9 @@ extension EventLoop {
         for _ in 0..<64 {
             var address = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let fd = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    chttp_accept4(listener, $0, &length, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
+            let fd = unsafe withUnsafeMutablePointer(to: &address) {
+                unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    unsafe chttp_accept4(listener, $0, &length, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
                 }
             }
             if fd < 0 {

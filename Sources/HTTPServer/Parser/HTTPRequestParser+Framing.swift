@@ -18,32 +18,34 @@ extension HTTPRequestParser {
             throws(HTTPServerError)
         {
             switch name.count {
-            case 4 where equalsLowercase(p, name, "host"):
+            case 4 where unsafe equalsLowercase(p, name, "host"):
                 hostCount += 1
                 // RFC 9110 §7.2: Host = uri-host [ ":" port ]; a list or userinfo is not a host.
-                for index in value where !p[index].isHostCharacter { invalidHost = true }
-            case 6 where equalsLowercase(p, name, "expect"):
-                expectsContinue = equalsLowercase(p, value, "100-continue")
-            case 10 where equalsLowercase(p, name, "connection"):
-                forEachListElement(p, value) { element in
-                    if equalsLowercase(p, element, "close") { connectionClose = true }
+                for index in value where unsafe !p[index].isHostCharacter { invalidHost = true }
+            case 6 where unsafe equalsLowercase(p, name, "expect"):
+                expectsContinue = unsafe equalsLowercase(p, value, "100-continue")
+            case 10 where unsafe equalsLowercase(p, name, "connection"):
+                unsafe forEachListElement(p, value) { element in
+                    if unsafe equalsLowercase(p, element, "close") { connectionClose = true }
                 }
-            case 14 where equalsLowercase(p, name, "content-length"):
+            case 14 where unsafe equalsLowercase(p, name, "content-length"):
                 // RFC 9112 §6.3: an invalid or conflicting length is unrecoverable; reject lists outright.
                 guard (1...18).contains(value.count) else { throw .malformed("invalid Content-Length") }
                 var length = 0
                 for index in value {
-                    guard p[index] >= 0x30 && p[index] <= 0x39 else { throw .malformed("invalid Content-Length") }
-                    length = length * 10 + Int(p[index] - 0x30)
+                    guard unsafe p[index] >= 0x30 && p[index] <= 0x39 else {
+                        throw .malformed("invalid Content-Length")
+                    }
+                    length = unsafe length * 10 + Int(p[index] - 0x30)
                 }
                 if let contentLength, contentLength != length { throw .malformed("conflicting Content-Length") }
                 contentLength = length
-            case 17 where equalsLowercase(p, name, "transfer-encoding"):
+            case 17 where unsafe equalsLowercase(p, name, "transfer-encoding"):
                 transferEncodingSeen = true
                 // Across repeated fields too: they form one list (RFC 9110 §5.3).
-                forEachListElement(p, value) { element in
+                unsafe forEachListElement(p, value) { element in
                     codings += 1
-                    lastIsChunked = equalsLowercase(p, element, "chunked")
+                    lastIsChunked = unsafe equalsLowercase(p, element, "chunked")
                     if lastIsChunked { chunkedCount += 1 } else { unknownCoding = true }
                 }
             default:
@@ -75,11 +77,11 @@ extension HTTPRequestParser {
             var start = range.lowerBound
             while start < range.upperBound {
                 var end = start
-                while end < range.upperBound && p[end] != UInt8(ascii: ",") { end += 1 }
+                while unsafe end < range.upperBound && p[end] != UInt8(ascii: ",") { end += 1 }
                 var lower = start
                 var upper = end
-                while lower < upper && (p[lower] == .space || p[lower] == .tab) { lower += 1 }
-                while upper > lower && (p[upper - 1] == .space || p[upper - 1] == .tab) { upper -= 1 }
+                while unsafe lower < upper && (p[lower] == .space || p[lower] == .tab) { lower += 1 }
+                while unsafe upper > lower && (p[upper - 1] == .space || p[upper - 1] == .tab) { upper -= 1 }
                 if lower < upper { body(lower..<upper) }
                 start = end + 1
             }
@@ -87,12 +89,11 @@ extension HTTPRequestParser {
 
         func equalsLowercase(_ p: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ lowercase: StaticString) -> Bool {
             guard range.count == lowercase.utf8CodeUnitCount else { return false }
-            let bytes = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-            var index = range.lowerBound
-            for byte in bytes {
-                let b = p[index]
+            let bytes = unsafe UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+            for offset in 0..<bytes.count {
+                let byte = unsafe bytes[offset]
+                let b = unsafe p[range.lowerBound + offset]
                 guard b == byte || (b >= 0x41 && b <= 0x5A && b | 0x20 == byte) else { return false }
-                index += 1
             }
             return true
         }

@@ -14,7 +14,7 @@ private let signalEventDescriptor = Atomic<Int32>(-1)
 /// The process-wide handler: only async-signal-safe work (an atomic load and a `write`).
 private func recordSignal(_ number: Int32) {
     var one: UInt64 = 1
-    _ = write(signalEventDescriptor.load(ordering: .relaxed), &one, 8)
+    _ = unsafe write(signalEventDescriptor.load(ordering: .relaxed), &one, 8)
 }
 
 /// Graceful-shutdown signals: the first signal calls `onFirst`, a second one exits the process at once
@@ -49,7 +49,7 @@ public final class ShutdownSignals: @unchecked Sendable {
         let received = SignalCount()
         source.setEventHandler {
             var count: UInt64 = 0
-            guard read(descriptor, &count, 8) == 8 else { return }
+            guard unsafe read(descriptor, &count, 8) == 8 else { return }
             let before = received.add(Int(count))
             if before + Int(count) >= 2 { _exit(1) }
             if before == 0 { onFirst() }

@@ -4,7 +4,7 @@ import StructuredLogging
 extension Connection {
     /// Routes a complete request and runs its handler inline (sync) or in a Task (async).
     func dispatch(head: HTTPRequestHead, body: [UInt8], trailers: HTTPHeaders) {
-        let loop = self.loop
+        let loop = unsafe self.loop
         let requestID: String
         if let supplied = head.headers["X-Request-Id"], RequestIDGenerator.isSane(supplied) {
             requestID = supplied
@@ -55,7 +55,7 @@ extension Connection {
     private func runAsync(
         head: HTTPRequestHead, context: RequestContext, _ work: @escaping @Sendable () async throws -> HTTPResponse
     ) {
-        let loop = self.loop
+        let loop = unsafe self.loop
         awaitingHandler = true
         Task {
             let response: HTTPResponse
@@ -85,8 +85,8 @@ extension Connection {
 
     /// Serializes a response into the output buffer and writes the access-log line.
     func finish(_ response: HTTPResponse, head: HTTPRequestHead, context: RequestContext) {
-        let keepAlive = head.keepAlive && loop.drainDeadline == nil && !peerClosedInput
-        ResponseSerializer.append(
+        let keepAlive = unsafe head.keepAlive && loop.drainDeadline == nil && !peerClosedInput
+        unsafe ResponseSerializer.append(
             response, to: &output, requestID: context.requestID, date: loop.currentDate, keepAlive: keepAlive,
             omitBody: head.method == .head)
         logAccess(
@@ -94,15 +94,15 @@ extension Connection {
             clientAddress: context.clientAddress, metadata: context.accessLogMetadata, route: context.route,
             writesLine: context.logsSuccessfulAccess || response.status.code >= 400)
         if !keepAlive { closeAfterWrite = true }
-        machine.responseQueued(now: loop.now, bufferedBytes: parser.bufferedByteCount > 0)
+        unsafe machine.responseQueued(now: loop.now, bufferedBytes: parser.bufferedByteCount > 0)
     }
 
     /// Answers a request the parser (or a timeout) rejected, then closes: its remaining bytes are never parsed.
     func reject(_ error: HTTPServerError) {
         let head = parser.currentHead ?? pendingHead
-        if head == nil { headStartedAt = loop.now }
-        let requestID = loop.requestIDs.next()
-        ResponseSerializer.append(
+        if head == nil { headStartedAt = unsafe loop.now }
+        let requestID = unsafe loop.requestIDs.next()
+        unsafe ResponseSerializer.append(
             .error(for: error), to: &output, requestID: requestID, date: loop.currentDate, keepAlive: false,
             omitBody: false)
         logAccess(
@@ -120,13 +120,13 @@ extension Connection {
         method: String, path: String, status: HTTPStatus, requestID: String, clientAddress: IPAddress?,
         metadata: Logger.Metadata, route: String?, writesLine: Bool
     ) {
-        let micros = (loop.now &- headStartedAt) / 1000
-        if let observer = loop.observer {
+        let micros = unsafe (loop.now &- headStartedAt) / 1000
+        if let observer = unsafe loop.observer {
             observer(CompletedRequest(method: method, route: route, status: status, durationMicroseconds: micros))
         }
-        let logger = loop.logger
+        let logger = unsafe loop.logger
         guard writesLine, logger.logLevel <= .info else { return }
-        if let handler = loop.sortedFieldsHandler {
+        if let handler = unsafe loop.sortedFieldsHandler {
             let line = AccessLine(
                 method: method, path: path, status: UInt16(clamping: status.code), requestID: requestID,
                 durationMicroseconds: micros)
