@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthAPI
 import Foundation
+import OutboundHTTP
 import Synchronization
 import Testing
 import TokenClient
@@ -242,14 +243,11 @@ struct ClientCommandTests {
         #expect(report.exitCode == 1)
     }
 
-    @Test("a transport error is reduced to URLSession's readable reason")
+    @Test("a transport error is reported with OutboundHTTP's reason, as the command's transport describes it")
     func transportReason() {
-        let described =
-            #"Error Domain=NSURLErrorDomain Code=-1004 "(null)"UserInfo={NSUnderlyingError=Error "#
-            + #"Domain=NSURLErrorDomain Code=-1004 "(null)"UserInfo={NSLocalizedDescription=Failed to connect to "#
-            + #"127.0.0.1 port 1 after 0 ms: Couldn't connect to server}, NSErrorFailingURLKey=http://127.0.0.1:1/}"#
-        let reason = "Failed to connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"
-        #expect(FailureReport(TokenClientError.transport(described)).message == "cannot reach the server: " + reason)
+        let refused = String(describing: OutboundHTTPError.connectionRefused)
+        #expect(
+            FailureReport(TokenClientError.transport(refused)).message == "cannot reach the server: connection refused")
         #expect(FailureReport(TokenClientError.transport("timed out")).message == "cannot reach the server: timed out")
     }
 

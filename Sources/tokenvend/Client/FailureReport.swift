@@ -49,7 +49,7 @@ struct FailureReport: Equatable {
         case .server(let status, nil):
             return "server refused (HTTP \(status)) without an error body"
         case .transport(let text):
-            return "cannot reach the server: " + sanitized(transportReason(text))
+            return "cannot reach the server: " + sanitized(text)
         case .invalidResponse:
             return "the server's answer could not be understood"
         case .storage(let text):
@@ -57,20 +57,6 @@ struct FailureReport: Equatable {
         case .storageLocked:
             return "session file: cannot be read now (locked); try again"
         }
-    }
-
-    /// The readable part of a URLSession error's description (its `NSLocalizedDescription`, e.g. "Failed to
-    /// connect to 127.0.0.1 port 1 after 0 ms: Couldn't connect to server"), else the whole text.
-    static func transportReason(_ text: String) -> String {
-        let key = "NSLocalizedDescription="
-        guard let start = text.firstRange(of: key)?.upperBound else { return text }
-        let rest = text[start...]
-        let end = [rest.firstRange(of: "}")?.lowerBound, rest.firstRange(of: ", NS")?.lowerBound].compactMap { $0 }
-            .min()
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        let reason = String(
-            rest[..<(end ?? rest.endIndex)].drop(while: isBlank).reversed().drop(while: isBlank).reversed())
-        return reason.isEmpty ? text : reason
     }
 
     /// `text` on one line without control characters (a hostile server could send terminal escapes), at most
