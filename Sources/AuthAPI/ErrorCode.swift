@@ -30,6 +30,9 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     public static let invalidRequest: Self = "invalid_request"
     /// 400: a new password that is one of the 10,000 most common passwords.
     public static let weakPassword: Self = "weak_password"
+    /// 400: an email code that is wrong, expired, used, or killed by five wrong tries (`POST /auth/email/…/confirm`,
+    /// `POST /auth/password/reset/confirm`).
+    public static let invalidCode: Self = "invalid_code"
     /// 401: login failed.
     public static let invalidCredentials: Self = "invalid_credentials"
     /// 401: access token missing, malformed, expired, or its session revoked.
@@ -81,6 +84,6 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
         .registrationClosed, .notFound, .methodNotAllowed, .emailTaken, .payloadTooLarge,
         .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable, .requestTimeout,
         .notImplemented, .uriTooLong, .headerTooLarge, .httpVersionNotSupported, .identityConflict,
-        .unsupportedGrantType,
+        .unsupportedGrantType, .invalidCode,
     ]
 }

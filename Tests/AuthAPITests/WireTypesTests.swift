@@ -16,8 +16,19 @@ struct WireTypesTests {
         #expect(Set(json.keys) == ["accessToken", "refreshToken", "tokenType", "expiresIn", "user"])
         #expect(json["tokenType"] as? String == "Bearer")
         let userJSON = try #require(json["user"] as? [String: Any])
-        #expect(Set(userJSON.keys) == ["id", "email", "role", "tenantId"])
+        #expect(Set(userJSON.keys) == ["id", "email", "emailVerified", "role", "tenantId"])
         #expect(userJSON["tenantId"] is NSNull)
+        #expect(userJSON["emailVerified"] as? Bool == false)
+    }
+
+    @Test("a user from a server before issue 32, without emailVerified, decodes as unverified")
+    func userWithoutEmailVerifiedDecodes() throws {
+        let old = try JSONDecoder().decode(User.self, from: Data(#"{"id":"u","role":"user","tenantId":null}"#.utf8))
+        #expect(old == User(id: "u", email: nil, emailVerified: false))
+        let verified = try JSONDecoder().decode(
+            User.self, from: Data(#"{"id":"u","email":"e@x.io","emailVerified":true,"role":"user","tenantId":null}"#.utf8))
+        #expect(verified.emailVerified)
+        #expect(try JSONDecoder().decode(User.self, from: try JSONEncoder().encode(verified)) == verified)
     }
 
     @Test("a cookie-mode answer without tokens decodes")
@@ -127,7 +138,7 @@ struct WireTypesTests {
         let unknown = try JSONDecoder().decode(ErrorBody.self, from: Data(#"{"error":"brand_new","message":"m"}"#.utf8))
         #expect(unknown.error.rawValue == "brand_new")
         #expect(!ErrorCode.allKnown.contains(unknown.error))
-        #expect(ErrorCode.allKnown.count == 23)
+        #expect(ErrorCode.allKnown.count == 24)
         #expect(try object(known)["error"] as? String == "invalid_grant")
     }
 
