@@ -26,7 +26,8 @@ struct WireTypesTests {
         let old = try JSONDecoder().decode(User.self, from: Data(#"{"id":"u","role":"user","tenantId":null}"#.utf8))
         #expect(old == User(id: "u", email: nil, emailVerified: false))
         let verified = try JSONDecoder().decode(
-            User.self, from: Data(#"{"id":"u","email":"e@x.io","emailVerified":true,"role":"user","tenantId":null}"#.utf8))
+            User.self,
+            from: Data(#"{"id":"u","email":"e@x.io","emailVerified":true,"role":"user","tenantId":null}"#.utf8))
         #expect(verified.emailVerified)
         #expect(try JSONDecoder().decode(User.self, from: try JSONEncoder().encode(verified)) == verified)
     }
