@@ -135,6 +135,7 @@ struct EmailFlowsTests {
             let newPassword = try await mail.post(
                 "/auth/login", #"{"email":"grace@example.com","password":"a brand new secret"}"#)
             #expect(newPassword.status == 200)
+            #expect(!mail.server.logs().contains(code), "the code is never logged")
             let reused = try await mail.post(
                 "/auth/password/reset/confirm",
                 #"{"email":"grace@example.com","code":"\#(code)","newPassword":"another new secret"}"#)
