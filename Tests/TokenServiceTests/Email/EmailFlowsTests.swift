@@ -279,10 +279,11 @@ struct EmailFlowsTests {
     func signInCodeRegistrationClosed() async throws {
         try await EmailHarness.run(environment: [
             "TOKENVEND_EMAIL_SIGN_IN_CODES": "true", "TOKENVEND_REGISTRATION_ENABLED": "false",
+            "TOKENVEND_EMAIL_CODE_LENGTH": "8",
         ]) { mail in
             #expect(
                 try await mail.post("/auth/email/code", #"{"email":"late@example.com"}"#).status == 202)
-            let code = try await mail.nextCode(to: "late@example.com")
+            let code = try await mail.nextCode(to: "late@example.com", length: 8)
             let refused = try await mail.post(
                 "/auth/email/code/confirm", #"{"email":"late@example.com","code":"\#(code)"}"#)
             #expect(refused.status == 403)
