@@ -98,7 +98,8 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "CLibPQ", "Store", "LoopbackHost", .product(name: "Configuration", package: "swift-configuration"),
+                "CLibPQ", "Store", "Cryptography", "LoopbackHost",
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: wrapperSettings),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
