@@ -10,8 +10,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct PostgresEmailClockTests {
     @Test("a code's expiry and an outbox row's due time and lease follow the database's clock")
     func databaseClock() async throws {
-        let database = try await PostgresTestDatabase.make()
-        do {
+        try await PostgresTestDatabase.with { database in
             let store = try await database.open(clock: .database)
             defer { store.close() }
             let issued = Date(storeMilliseconds: Date().storeMilliseconds)
@@ -46,10 +45,6 @@ import Testing
             try await store.email.failOutbox(id: "m-1", lastError: "550", now: past)
             let failed = try #require(try await store.email.listOutbox().first?.failedAt)
             #expect(abs(failed.timeIntervalSince(issued)) < 30)
-        } catch {
-            await database.remove()
-            throw error
         }
-        await database.remove()
     }
 }

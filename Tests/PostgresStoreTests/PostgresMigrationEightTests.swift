@@ -27,8 +27,7 @@ import Testing
 
     @Test("a version-7 database migrates to 8: the two tables, the rows kept, codes and mail work")
     func upgrades() async throws {
-        let database = try await PostgresTestDatabase.make()
-        do {
+        try await PostgresTestDatabase.with { database in
             let pool = try PostgresTestDatabase.pool(database.url)
             defer { pool.close() }
             _ = try await PostgresMigrator.migrate(pool: pool, migrations: Array(Schema.migrations.prefix(7)))
@@ -65,40 +64,28 @@ import Testing
                     purpose: .verification, subject: "u-1", hash: "h", maxAttempts: 5, now: Fixture.at(1))
                     == .accepted(Self.code("u-1")))
             #expect(try await store.email.pendingOutboxCount() == 1)
-        } catch {
-            await database.remove()
-            throw error
         }
-        await database.remove()
     }
 
     @Test("db copy leaves codes and the outbox behind, and a replacing copy keeps the target's outbox")
     func copyLeavesThemOut() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokenvend-copy-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let sqlite = try SQLiteStore(configuration: .init(path: folder.appendingPathComponent("t.sqlite").path))
-        defer { sqlite.close() }
-        let ada = try await Fixture.user(sqlite)
-        try await sqlite.email.issueCode(Self.code(ada.id), message: Self.message("m-source"))
-        let snapshot = try await sqlite.snapshot()
-        let database = try await PostgresTestDatabase.make()
-        do {
-            let target = try await database.open()
-            defer { target.close() }
-            _ = try await target.copy(from: snapshot, replacing: false)
-            #expect(try await target.users.list() == (try await sqlite.users.list()))
-            #expect(try await database.query("SELECT count(*) FROM email_codes") == [["0"]])
-            #expect(try await target.email.listOutbox().isEmpty)
-            // The target's own rows: a replacing copy deletes the codes with their users, and leaves the outbox.
-            try await target.email.issueCode(Self.code(ada.id), message: Self.message("m-target"))
-            _ = try await target.copy(from: snapshot, replacing: true)
-            #expect(try await database.query("SELECT count(*) FROM email_codes") == [["0"]])
-            #expect(try await target.email.listOutbox().map(\.id) == ["m-target"])
-        } catch {
-            await database.remove()
-            throw error
+        try await PostgresTestDatabase.withSQLiteSource { sqlite in
+            let ada = try await Fixture.user(sqlite)
+            try await sqlite.email.issueCode(Self.code(ada.id), message: Self.message("m-source"))
+            let snapshot = try await sqlite.snapshot()
+            try await PostgresTestDatabase.with { database in
+                let target = try await database.open()
+                defer { target.close() }
+                _ = try await target.copy(from: snapshot, replacing: false)
+                #expect(try await target.users.list() == (try await sqlite.users.list()))
+                #expect(try await database.query("SELECT count(*) FROM email_codes") == [["0"]])
+                #expect(try await target.email.listOutbox().isEmpty)
+                // The target's own rows: a replacing copy deletes the codes with their users, and leaves the outbox.
+                try await target.email.issueCode(Self.code(ada.id), message: Self.message("m-target"))
+                _ = try await target.copy(from: snapshot, replacing: true)
+                #expect(try await database.query("SELECT count(*) FROM email_codes") == [["0"]])
+                #expect(try await target.email.listOutbox().map(\.id) == ["m-target"])
+            }
         }
-        await database.remove()
     }
 }

@@ -26,6 +26,13 @@ import Testing
             createdAt: Fixture.at(seconds))
     }
 
+    /// `code` as stored after `attempts` wrong tries.
+    static func counted(_ code: EmailCode, _ attempts: Int) -> EmailCode {
+        var counted = code
+        counted.attempts = attempts
+        return counted
+    }
+
     static func redeem(
         _ store: any StoreBackend, _ hash: String, purpose: EmailCodePurpose = .passwordReset,
         subject: String = "ada@example.com", at seconds: Double = 1
@@ -67,9 +74,7 @@ import Testing
             try await store.email.issueCode(code, message: Self.message())
             #expect(try await Self.redeem(store, "h-wrong") == .rejected(attemptsLeft: 4))
             #expect(try await Self.redeem(store, "h-wrong") == .rejected(attemptsLeft: 3))
-            var counted = code
-            counted.attempts = 2
-            #expect(try await Self.redeem(store, "h-right") == .accepted(counted))
+            #expect(try await Self.redeem(store, "h-right") == .accepted(Self.counted(code, 2)))
         }
     }
 
@@ -83,9 +88,7 @@ import Testing
             let new = Self.code("h-new", at: 10)
             try await store.email.issueCode(new, message: Self.message(at: 10))
             #expect(try await Self.redeem(store, "h-old", at: 11) == .rejected(attemptsLeft: 4))
-            var counted = new
-            counted.attempts = 1
-            #expect(try await Self.redeem(store, "h-new", at: 11) == .accepted(counted))
+            #expect(try await Self.redeem(store, "h-new", at: 11) == .accepted(Self.counted(new, 1)))
             #expect(try await store.email.listOutbox().count == 2, "each code queued its own message")
         }
     }
@@ -100,9 +103,7 @@ import Testing
             #expect(try await Self.redeem(store, "h-sign-in") == .rejected(attemptsLeft: 4))
             #expect(try await Self.redeem(store, "h-sign-in", purpose: .signIn) == .accepted(signIn))
             #expect(try await Self.redeem(store, "h-bob", subject: "bob@example.com") == .accepted(bob))
-            var counted = reset
-            counted.attempts = 1
-            #expect(try await Self.redeem(store, "h-reset") == .accepted(counted))
+            #expect(try await Self.redeem(store, "h-reset") == .accepted(Self.counted(reset, 1)))
         }
     }
 
@@ -179,9 +180,7 @@ import Testing
             }
             #expect(try await Self.redeem(store, "h-bob", subject: "bob@example.com") == .missing)
             #expect(try await Self.redeem(store, "h-lost", at: 6) == .rejected(attemptsLeft: 4))
-            var counted = kept
-            counted.attempts = 1
-            #expect(try await Self.redeem(store, "h-kept", at: 6) == .accepted(counted))
+            #expect(try await Self.redeem(store, "h-kept", at: 6) == .accepted(Self.counted(kept, 1)))
             #expect(try await store.email.listOutbox().map(\.id) == ["m-1"])
             #expect(try await store.email.pendingOutboxCount() == 1)
         }
