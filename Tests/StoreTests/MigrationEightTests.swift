@@ -8,27 +8,23 @@ import Testing
 /// both behind is tested where it writes: `PostgresMigrationEightTests`).
 @Suite struct MigrationEightTests {
     /// A file at schema version 7 with a user and a session.
-    static func versionSeven(at path: String) throws {
-        // SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        let connection = try Connection(path: path, flags: 0x2 | 0x4)
-        try connection.executeScript("PRAGMA foreign_keys = ON")
-        try Migrator.migrate(connection, to: Array(Schema.migrations.prefix(7)))
-        try connection.executeScript(
-            """
-            INSERT INTO users (id, email, password_hash, role, tenant_id, disabled_at, created_at, email_verified_at,
-                email_verified_by)
-            VALUES ('u-1', 'ada@example.com', '$argon2id$a', 'user', NULL, NULL, 1, 2, 'operator');
-            INSERT INTO sessions (id, user_id, created_at, last_used_at, refresh_expires_at, expires_at)
-            VALUES ('s-1', 'u-1', 1, 1, 9000000000000, 9000000000000);
-            """)
-        #expect(try Migrator.userVersion(connection) == 7)
+    static func versionSeven(_ temporary: TemporaryDatabase) throws {
+        try temporary.create(
+            atVersion: 7,
+            rows: """
+                INSERT INTO users (id, email, password_hash, role, tenant_id, disabled_at, created_at,
+                    email_verified_at, email_verified_by)
+                VALUES ('u-1', 'ada@example.com', '$argon2id$a', 'user', NULL, NULL, 1, 2, 'operator');
+                INSERT INTO sessions (id, user_id, created_at, last_used_at, refresh_expires_at, expires_at)
+                VALUES ('s-1', 'u-1', 1, 1, 9000000000000, 9000000000000);
+                """)
     }
 
     @Test("a version-7 database migrates to 8: the two tables and their indexes, the rows kept, codes and mail work")
     func upgrades() async throws {
         let temporary = try TemporaryDatabase()
         defer { temporary.remove() }
-        try Self.versionSeven(at: temporary.path)
+        try Self.versionSeven(temporary)
         let database = try temporary.open()
         defer { database.close() }
         let (version, columns, indexes) = try await database.read { (connection: Connection) throws(StoreError) in
