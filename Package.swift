@@ -174,7 +174,8 @@ let package = Package(
         .testTarget(
             name: "MailTests",
             dependencies: [
-                "Mail", "MailTesting", "StrictJSON", .product(name: "Configuration", package: "swift-configuration"),
+                "Mail", "MailTesting", "StrictJSON", "CCurl",
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
