@@ -55,6 +55,18 @@ import Testing
         #expect(mail.makeTransport() is SMTPTransport)
     }
 
+    @Test("email.smtp.allowInsecure is read")
+    func allowInsecure() throws {
+        let mail = try Self.configuration([
+            "email.smtp.url": "smtp://mail.example.com", "email.smtp.allowInsecure": true,
+        ])
+        guard case .smtp(let settings) = mail.transport else {
+            Issue.record("expected SMTP")
+            return
+        }
+        #expect(settings.allowInsecure)
+    }
+
     @Test("transport off makes no transport; transport file overrides a URL")
     func offAndFile() throws {
         #expect(try Self.configuration(["email.transport": "off"]).makeTransport() == nil)

@@ -65,6 +65,29 @@ import Testing
         #expect(try await sink.nextMessage().subject == content.subject)
     }
 
+    @Test("STARTTLS required (a smtp:// host that is not loopback) refuses a server without it, uses one with it")
+    func startTLSRequired() async throws {
+        let (message, content) = try Self.message()
+        let plain = try await SMTPSink.start()
+        // The URL a non-loopback smtp:// host gets, pointed at the loopback sink.
+        func required(_ port: Int) -> SMTPURL { SMTPURL(scheme: .smtp, host: "127.0.0.1", port: port, tls: .required) }
+        do {
+            try await SMTPExchange.send(
+                message.encoded(), from: "a@b.c", to: "d@e.f", url: required(plain.port),
+                settings: SMTPSettings(url: plain.url))
+            Issue.record("sent without STARTTLS")
+        } catch {
+            #expect(error.kind == .transient)
+            #expect(error.reason == "the SMTP server does not offer STARTTLS")
+        }
+        let certificate = try TestCertificate()
+        let secure = try await SMTPSink.start(.init(starttls: certificate))
+        try await SMTPExchange.send(
+            message.encoded(), from: "a@b.c", to: "d@e.f", url: required(secure.port),
+            settings: SMTPSettings(url: secure.url, caFile: certificate.certificatePath))
+        #expect(try await secure.nextMessage().text == content.text)
+    }
+
     @Test("smtps:// speaks TLS from the first byte")
     func implicitTLS() async throws {
         let certificate = try TestCertificate()
