@@ -33,12 +33,11 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mail-file-\(UUID().uuidString)")
         try Data("x".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        do {
-            _ = try await FileTransport(directory: file.path + "/outbox").deliver([1], from: "a@b.c", to: "d@e.f")
-            Issue.record("written")
-        } catch {
-            #expect(error.kind == .transient)
-            #expect(error.reason.hasPrefix("writing the message failed: mkdir"))
-        }
+        let error = try #require(
+            await #expect(throws: MailDeliveryError.self) {
+                try await FileTransport(directory: file.path + "/outbox").deliver([1], from: "a@b.c", to: "d@e.f")
+            })
+        #expect(error.kind == .transient)
+        #expect(error.reason.hasPrefix("writing the message failed: mkdir"))
     }
 }

@@ -25,11 +25,7 @@ import Testing
     @Test("with nothing set, messages go to files in data/outbox from tokenvend <no-reply@localhost>")
     func defaults() throws {
         let mail = try Self.configuration([:])
-        guard case .file(let directory) = mail.transport else {
-            Issue.record("expected the file transport")
-            return
-        }
-        #expect(directory == "data/outbox")
+        #expect(mail.transport.directory == "data/outbox")
         #expect(mail.from == (try Mailbox("tokenvend <no-reply@localhost>")))
         #expect(mail.appName == "tokenvend")
         #expect(mail.makeTransport() is FileTransport)
@@ -43,10 +39,7 @@ import Testing
                 "email.smtp.caFile": "/etc/ca.pem", "email.from": "Acme <no-reply@acme.example>",
                 "email.appName": "Acme",
             ], password: "s3cret")
-        guard case .smtp(let settings) = mail.transport else {
-            Issue.record("expected SMTP")
-            return
-        }
+        let settings = try #require(mail.transport.settings)
         #expect(settings.url == "smtps://smtp.example.com:465")
         #expect(settings.username == "mailer" && settings.password == "s3cret" && settings.caFile == "/etc/ca.pem")
         #expect(!settings.allowInsecure)
@@ -60,11 +53,7 @@ import Testing
         let mail = try Self.configuration([
             "email.smtp.url": "smtp://mail.example.com", "email.smtp.allowInsecure": true,
         ])
-        guard case .smtp(let settings) = mail.transport else {
-            Issue.record("expected SMTP")
-            return
-        }
-        #expect(settings.allowInsecure)
+        #expect(try #require(mail.transport.settings).allowInsecure)
     }
 
     @Test("transport off makes no transport; transport file overrides a URL")
@@ -72,11 +61,7 @@ import Testing
         #expect(try Self.configuration(["email.transport": "off"]).makeTransport() == nil)
         let file = try Self.configuration(
             ["email.transport": "file", "email.smtp.url": "smtp://localhost", "email.fileDirectory": "/tmp/out"])
-        guard case .file(let directory) = file.transport else {
-            Issue.record("expected the file transport")
-            return
-        }
-        #expect(directory == "/tmp/out")
+        #expect(file.transport.directory == "/tmp/out")
     }
 
     @Test(
@@ -161,14 +146,24 @@ import Testing
     }
 
     @Test("an invalid URL given to SMTPTransport directly fails each delivery as transient")
-    func transportRefusesURL() async {
+    func transportRefusesURL() async throws {
         let transport = SMTPTransport(SMTPSettings(url: "http://example.com"))
-        do {
-            _ = try await transport.deliver([], from: "a@b.c", to: "d@e.f")
-            Issue.record("delivered")
-        } catch {
-            #expect(error.kind == .transient)
-            #expect(error.reason.hasPrefix("email.smtp.url refused"))
+        let error = await #expect(throws: MailDeliveryError.self) {
+            try await transport.deliver([], from: "a@b.c", to: "d@e.f")
         }
+        #expect(error?.kind == .transient)
+        #expect(error?.reason.hasPrefix("email.smtp.url refused") == true)
+    }
+}
+
+extension MailConfiguration.Transport {
+    /// The SMTP settings, when this is `.smtp`.
+    var settings: SMTPSettings? {
+        if case .smtp(let settings) = self { settings } else { nil }
+    }
+
+    /// The folder, when this is `.file`.
+    var directory: String? {
+        if case .file(let directory) = self { directory } else { nil }
     }
 }

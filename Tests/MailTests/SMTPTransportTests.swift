@@ -71,15 +71,13 @@ import Testing
         let plain = try await SMTPSink.start()
         // The URL a non-loopback smtp:// host gets, pointed at the loopback sink.
         func required(_ port: Int) -> SMTPURL { SMTPURL(scheme: .smtp, host: "127.0.0.1", port: port, tls: .required) }
-        do {
+        let refused = await #expect(throws: MailDeliveryError.self) {
             try await SMTPExchange.send(
                 message.encoded(), from: "a@b.c", to: "d@e.f", url: required(plain.port),
                 settings: SMTPSettings(url: plain.url))
-            Issue.record("sent without STARTTLS")
-        } catch {
-            #expect(error.kind == .transient)
-            #expect(error.reason == "the SMTP server does not offer STARTTLS")
         }
+        #expect(refused?.kind == .transient)
+        #expect(refused?.reason == "the SMTP server does not offer STARTTLS")
         let certificate = try TestCertificate()
         let secure = try await SMTPSink.start(.init(starttls: certificate))
         try await SMTPExchange.send(
@@ -169,13 +167,11 @@ import Testing
     @Test("an envelope address with CR or LF is refused before any connection")
     func envelopeInjection() async throws {
         let transport = SMTPTransport(SMTPSettings(url: "smtp://127.0.0.1:1"))
-        do {
-            _ = try await transport.deliver([], from: "a@b.c", to: "d@e.f>\r\nRCPT TO:<x@y.z")
-            Issue.record("delivered")
-        } catch {
-            #expect(error.kind == .permanent)
-            #expect(error.reason == "envelope address refused")
+        let error = await #expect(throws: MailDeliveryError.self) {
+            try await transport.deliver([], from: "a@b.c", to: "d@e.f>\r\nRCPT TO:<x@y.z")
         }
+        #expect(error?.kind == .permanent)
+        #expect(error?.reason == "envelope address refused")
     }
 
     @Test(
