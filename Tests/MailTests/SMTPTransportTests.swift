@@ -154,6 +154,18 @@ import Testing
         #expect(elapsed >= .milliseconds(700) && elapsed < .seconds(3))
     }
 
+    @Test("cancelling the caller answers it at once, long before the server would")
+    func cancellation() async throws {
+        let sink = try await SMTPSink.start(.init(delay: 20))
+        let start = ContinuousClock.now
+        let task = Task { try await Self.failure(SMTPSettings(url: sink.url)) }
+        task.cancel()
+        let failure = try #require(try await task.value)
+        #expect(failure.kind == .transient)
+        #expect(failure.reason == "cancelled")
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
     @Test("a name that does not resolve is transient")
     func unresolvable() async throws {
         // `.invalid` never resolves (RFC 6761); a resolver that does not answer within the connect timeout makes
