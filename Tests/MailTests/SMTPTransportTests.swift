@@ -196,6 +196,7 @@ import Testing
             (CURLE_SEND_ERROR, 553, 0, .permanent, "SMTP server refused the message (553)"),
             (CURLE_SEND_ERROR, 452, 0, .transient, "SMTP server deferred the message (452)"),
             (CURLE_LOGIN_DENIED, 535, 0, .transient, "SMTP login refused (535): check the credentials"),
+            (CURLE_SEND_ERROR, 530, 0, .transient, "SMTP server requires a login (530): set email.smtp.username"),
             (CURLE_USE_SSL_FAILED, 250, 0, .transient, "the SMTP server does not offer STARTTLS"),
             (CURLE_COULDNT_CONNECT, 0, Int(ECONNREFUSED), .transient, "connection refused"),
             (CURLE_COULDNT_RESOLVE_HOST, 0, 0, .transient, "host unreachable"),
