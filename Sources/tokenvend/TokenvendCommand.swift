@@ -11,7 +11,7 @@ struct TokenvendCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, UsersCommand.self, DatabaseCommand.self, HealthcheckCommand.self, KeysCommand.self,
             JWTCommand.self,
-            LoginCommand.self, TokenCommand.self, LogoutCommand.self,
+            LoginCommand.self, TokenCommand.self, LogoutCommand.self, PasswordResetCommand.self,
         ]
     )
 
