@@ -82,8 +82,9 @@ let package = Package(
             ],
             swiftSettings: wrapperSettings
         ),
-        // The store protocols, models and shared rules (rotation, times in milliseconds); no database code.
-        .target(name: "Store", swiftSettings: wrapperSettings),
+        // The store protocols, models and shared rules (rotation, email codes, times in milliseconds); no database code.
+        // Cryptography: the constant-time comparison of code hashes.
+        .target(name: "Store", dependencies: ["Cryptography"], swiftSettings: wrapperSettings),
         // The SQLite backend (the embedded default, one instance): database, connections, migrations, repositories.
         .target(
             name: "SQLiteStore",

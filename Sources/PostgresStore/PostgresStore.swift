@@ -32,6 +32,7 @@ public struct PostgresStore: StoreBackend {
     public let sessionStore: PostgresSessionStore
     public let identityStore: PostgresIdentityStore
     public let oauthStore: PostgresOAuthFlowStore
+    public let emailStore: PostgresEmailStore
     public let rateLimitCounters: PostgresRateLimitCounters
     let pool: PostgresPool
     let changes: PostgresChangeFeed
@@ -78,6 +79,7 @@ public struct PostgresStore: StoreBackend {
         sessionStore = PostgresSessionStore(context: context)
         identityStore = PostgresIdentityStore(context: context)
         oauthStore = PostgresOAuthFlowStore(context: context)
+        emailStore = PostgresEmailStore(context: context)
         rateLimitCounters = PostgresRateLimitCounters(context: context)
     }
 
@@ -141,6 +143,7 @@ public struct PostgresStore: StoreBackend {
     public var sessions: any SessionStoring { sessionStore }
     public var identities: any IdentityStoring { identityStore }
     public var oauth: any OAuthFlowStoring { oauthStore }
+    public var email: any EmailStoring { emailStore }
     /// The shared counters: every instance on this database counts together.
     public var rateLimits: (any RateLimitCounters)? { rateLimitCounters }
     /// True: several instances share the database.

@@ -15,6 +15,7 @@ public struct SQLiteStore: StoreBackend {
     package let sessionStore: SessionStore
     package let identityStore: IdentityStore
     package let oauthStore: OAuthFlowStore
+    package let emailStore: EmailStore
 
     /// Opens (creating and migrating when new) the database of `configuration`.
     /// - Throws: as `Database.init(configuration:)`.
@@ -29,12 +30,14 @@ public struct SQLiteStore: StoreBackend {
         sessionStore = SessionStore(database: database)
         identityStore = IdentityStore(database: database)
         oauthStore = OAuthFlowStore(database: database)
+        emailStore = EmailStore(database: database)
     }
 
     public var users: any UserStoring { userStore }
     public var sessions: any SessionStoring { sessionStore }
     public var identities: any IdentityStoring { identityStore }
     public var oauth: any OAuthFlowStoring { oauthStore }
+    public var email: any EmailStoring { emailStore }
     /// Nil: one instance keeps its rate-limit counters in memory.
     public var rateLimits: (any RateLimitCounters)? { nil }
     public var isShared: Bool { false }

@@ -10,6 +10,8 @@ public protocol StoreBackend: Sendable {
     var identities: any IdentityStoring { get }
     /// Browser sign-in flows and one-time authorization codes (transient; not copied by `tokenvend db copy`).
     var oauth: any OAuthFlowStoring { get }
+    /// Email codes and the outbox of messages waiting for delivery (transient; not copied by `tokenvend db copy`).
+    var email: any EmailStoring { get }
     /// Shared rate-limit counters, or nil when the counters stay in process memory (SQLite: one instance).
     var rateLimits: (any RateLimitCounters)? { get }
     /// Whether several instances may share this store (PostgreSQL). Such a store refuses per-host generated

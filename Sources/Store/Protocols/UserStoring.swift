@@ -57,6 +57,26 @@ public protocol UserStoring: Sendable {
     /// - Throws: `.notFound` for an unknown id.
     func updatePasswordHash(userID: String, hash: String) async throws(StoreError)
 
+    /// Marks the user's email verified by `source` (keeping an earlier verification time; the source becomes
+    /// `source`), for the email-code flows; an account without an email stays unverified. Returns the user as
+    /// stored afterwards.
+    /// - Throws: `.notFound` for an unknown id.
+    func markEmailVerified(userID: String, source: EmailVerificationSource, now: Date) async throws(StoreError) -> User
+
+    /// Moves the account to `email` (normalised by the caller), verified now by `EmailVerificationSource.emailCode`
+    /// (the user proved it with a code sent there). Returns the user as stored afterwards.
+    /// - Throws: `.emailTaken` when another account holds the address, `.notFound` for an unknown id.
+    func changeEmail(userID: String, to email: String, now: Date) async throws(StoreError) -> User
+
+    /// Replaces the password hash and revokes every live session of the user except `keeping` (nil: all), in one
+    /// transaction, through the same revocation path as `disable(userID:now:)` (other instances and the session
+    /// status caches see it at once).
+    /// - Returns: how many sessions were revoked.
+    /// - Throws: `.notFound` for an unknown id.
+    @discardableResult
+    func replacePassword(userID: String, hash: String, keeping sessionID: String?, now: Date) async throws(StoreError)
+        -> Int
+
     /// Sets the user's tenant, or clears it with `nil` (`tokenvend users set-tenant`). Access tokens issued
     /// before keep the old `tenantId` until they expire; the next refresh carries the new one.
     /// - Throws: `.notFound` for an unknown id.

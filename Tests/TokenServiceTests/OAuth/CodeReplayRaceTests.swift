@@ -38,6 +38,7 @@ import TokenServiceTesting
         var sessions: any SessionStoring { inner.sessionStore }
         var identities: any IdentityStoring { inner.identityStore }
         var oauth: any OAuthFlowStoring { ReplayBeforeAttach(inner: inner.oauthStore) }
+        var email: any EmailStoring { inner.emailStore }
         var rateLimits: (any RateLimitCounters)? { nil }
         var isShared: Bool { false }
         var displayName: String { "replay-before-attach" }

@@ -37,6 +37,8 @@ struct FaultyStore: StoreBackend {
     var identities: any IdentityStoring { inner.identityStore }
     /// Without faults: the flow store of `inner`.
     var oauth: any OAuthFlowStoring { inner.oauthStore }
+    /// Without faults: the email store of `inner`.
+    var email: any EmailStoring { inner.emailStore }
     var rateLimits: (any RateLimitCounters)? { counters }
     var isShared: Bool { counters != nil }
     var displayName: String { "faulty:" + inner.displayName }
@@ -98,6 +100,22 @@ struct FaultyUsers: UserStoring {
     func setTenant(userID: String, tenantID: String?) async throws(StoreError) {
         try check()
         try await inner.setTenant(userID: userID, tenantID: tenantID)
+    }
+    func markEmailVerified(userID: String, source: EmailVerificationSource, now: Date) async throws(StoreError)
+        -> User
+    {
+        try check()
+        return try await inner.markEmailVerified(userID: userID, source: source, now: now)
+    }
+    func changeEmail(userID: String, to email: String, now: Date) async throws(StoreError) -> User {
+        try check()
+        return try await inner.changeEmail(userID: userID, to: email, now: now)
+    }
+    func replacePassword(userID: String, hash: String, keeping sessionID: String?, now: Date) async throws(StoreError)
+        -> Int
+    {
+        try check()
+        return try await inner.replacePassword(userID: userID, hash: hash, keeping: sessionID, now: now)
     }
 }
 
