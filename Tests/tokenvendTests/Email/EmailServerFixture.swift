@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTesting
+import Testing
 import TokenClientTesting
 import TokenServiceTesting
 
@@ -69,5 +70,45 @@ final class EmailServerFixture {
             return line.split(separator: " ").last.flatMap { Double(String($0)) }
         }
         return nil
+    }
+}
+
+extension EmailServerFixture {
+    /// The plain-text part of an RFC 5322 message as the `file` transport writes it (a single part, or the
+    /// `text/plain` part of a multipart one), its transfer encoding (quoted-printable or base64) undone.
+    static func plainText(ofMessage raw: String) -> String {
+        let message = raw.replacingOccurrences(of: "\r\n", with: "\n")
+        var parts = [message]
+        if let boundaryRange = message.range(of: #"boundary="?([^";\n]+)"?"#, options: .regularExpression) {
+            let boundary = message[boundaryRange].replacingOccurrences(of: "boundary=", with: "")
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            parts = message.components(separatedBy: "--" + boundary).dropFirst().map { $0 }
+        }
+        guard
+            let part = parts.first(where: { $0.lowercased().contains("text/plain") || parts.count == 1 }),
+            let blank = part.range(of: "\n\n")
+        else { return "" }
+        let head = part[..<blank.lowerBound].lowercased()
+        let body = String(part[blank.upperBound...])
+        if head.contains("content-transfer-encoding: base64") {
+            let joined = body.split(separator: "\n").joined()
+            return Data(base64Encoded: joined).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+        if head.contains("content-transfer-encoding: quoted-printable") {
+            return body.replacingOccurrences(of: "=\n", with: "")
+        }
+        return body
+    }
+
+    /// The code of the message whose `.eml` file an "email sent" line of `server` names, for `recipient`'s kind:
+    /// awaits that line (an event), then reads the file.
+    static func codeFromFileTransport(_ server: ServeProcess, after previous: Int = 0) async throws -> String {
+        try await server.waitForLine(containing: #""email sent""#, occurrence: previous + 1)
+        let lines = server.logs.split(separator: "\n").filter { $0.contains(#""email sent""#) }
+        let line = String(lines[previous])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let path = try #require(object["email.file"] as? String)
+        let raw = try String(contentsOfFile: path, encoding: .utf8)
+        return try #require(code(in: plainText(ofMessage: raw)))
     }
 }

@@ -19,7 +19,7 @@ final class ServeProcess {
     private struct Log {
         var lines: [String] = []
         var partial: [UInt8] = []
-        var waiters: [(needle: String, continuation: CheckedContinuation<String, any Error>)] = []
+        var waiters: [(needle: String, occurrence: Int, continuation: CheckedContinuation<String, any Error>)] = []
         var ended = false
     }
 
@@ -103,7 +103,9 @@ final class ServeProcess {
                 state.partial.removeSubrange(...newline)
                 state.lines.append(line)
                 state.waiters.removeAll { waiter in
-                    guard line.contains(waiter.needle) else { return false }
+                    guard line.contains(waiter.needle),
+                        state.lines.count(where: { $0.contains(waiter.needle) }) >= waiter.occurrence
+                    else { return false }
                     done.append((waiter.continuation, .success(line)))
                     return true
                 }
@@ -113,10 +115,10 @@ final class ServeProcess {
         for (continuation, result) in resumed { continuation.resume(with: result) }
     }
 
-    /// The first stderr line (from the start) containing `needle`, awaited as it is written; fails when the
-    /// process ends without one, or after 60 s (a failure bound only).
+    /// The `occurrence`-th stderr line (counted from the start) containing `needle`, awaited as it is written;
+    /// fails when the process ends without one, or after 60 s (a failure bound only).
     @discardableResult
-    func waitForLine(containing needle: String) async throws -> String {
+    func waitForLine(containing needle: String, occurrence: Int = 1) async throws -> String {
         let watchdog = Task { [log] in
             try await Task.sleep(for: .seconds(60))
             let waiter: CheckedContinuation<String, any Error>? = log.withLock { state in
@@ -128,9 +130,10 @@ final class ServeProcess {
         defer { watchdog.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
             let ready: Result<String, any Error>? = log.withLock { state in
-                if let line = state.lines.first(where: { $0.contains(needle) }) { return .success(line) }
+                let matching = state.lines.filter { $0.contains(needle) }
+                if matching.count >= occurrence { return .success(matching[occurrence - 1]) }
                 if state.ended { return .failure(Failure(description: "the server exited: \(state.lines.suffix(20))")) }
-                state.waiters.append((needle, continuation))
+                state.waiters.append((needle, occurrence, continuation))
                 return nil
             }
             if let ready { continuation.resume(with: ready) }
