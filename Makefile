@@ -60,6 +60,7 @@ test: deps lint lint-container
 	$(SWIFT) build --build-tests
 	python3 scripts/check-readme-examples.py --self-test
 	python3 scripts/check-readme-examples.py
+	scripts/ensure-python-packages.sh
 	scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel
 	TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel --filter '$(POSTGRES_END_TO_END)'
 	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" python3 scripts/check-openapi.py

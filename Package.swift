@@ -61,6 +61,15 @@ let package = Package(
         .target(name: "LoopbackHost", swiftSettings: wrapperSettings),
         // The one outbound HTTP client (libcurl) and URL rule ("https, or http only to a loopback host"); no Foundation.
         .target(name: "OutboundHTTP", dependencies: ["CCurl", "LoopbackHost"], swiftSettings: wrapperSettings),
+        // Email: RFC 5322 messages, templates with the code guarantee, the SMTP (libcurl) and file transports, and
+        // the `email` section's reader; no Foundation.
+        .target(
+            name: "Mail",
+            dependencies: [
+                "CCurl", "StrictJSON", "PrivateFiles", "LoopbackHost", "OutboundHTTP",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            swiftSettings: wrapperSettings),
         // Third-party ID tokens (Sign in with Apple, Google): provider settings, the JWKS key cache, the verifier.
         .target(
             name: "IdentityProviders", dependencies: ["JWT", "Cryptography", "StrictJSON", "OutboundHTTP"],
@@ -162,6 +171,13 @@ let package = Package(
         .testTarget(
             name: "CryptographyTests", dependencies: ["Cryptography"], exclude: ["Wycheproof"],
             swiftSettings: swiftSettings),
+        // Messages checked byte for byte and by Python's email package; real SMTP through the sink.
+        .testTarget(
+            name: "MailTests",
+            dependencies: [
+                "Mail", "MailTesting", "StrictJSON", .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
         .testTarget(
             name: "UnicodeTextTests", dependencies: ["UnicodeText"], swiftSettings: swiftSettings),
@@ -249,6 +265,8 @@ let package = Package(
         .target(
             name: "HTTPServerTesting", dependencies: ["HTTPServer", .product(name: "Logging", package: "swift-log")],
             path: "Tests/HTTPServerTesting", swiftSettings: swiftSettings),
+        // The SMTP sink (scripts/smtp_sink.py, aiosmtpd) as a child process, and throw-away TLS certificates.
+        .target(name: "MailTesting", path: "Tests/MailTesting", swiftSettings: swiftSettings),
         // The throw-away PostgreSQL cluster of scripts/with-postgres.sh: its URL, schemas and databases made with psql,
         // and its start/stop/restart control; the one copy for every test target that needs PostgreSQL.
         .target(name: "PostgresTesting", path: "Tests/PostgresTesting", swiftSettings: swiftSettings),

@@ -26,6 +26,11 @@ static inline CURLcode tv_curl_setopt_write_callback(CURL *handle, CURLoption op
     return curl_easy_setopt(handle, option, callback);
 }
 
+/// CURLOPT_READFUNCTION: the upload's bytes (Mail's SMTP message).
+static inline CURLcode tv_curl_setopt_read_callback(CURL *handle, curl_read_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+}
+
 static inline CURLcode tv_curl_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }

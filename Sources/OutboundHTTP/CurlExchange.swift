@@ -1,6 +1,4 @@
 import CCurl
-import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -21,15 +19,15 @@ import Synchronization
 ///   send and answer together; `CURLOPT_CONNECTTIMEOUT_MS` bounds the connect;
 /// - cancelling the caller answers it at once; the transfer stops at libcurl's next progress callback.
 ///
-/// `curl_easy_perform` blocks, so it runs on a serial Dispatch queue of its own (a thread from Dispatch's
-/// overcommitting pool), never on Swift's cooperative pool or a width-limited concurrent queue. All
-/// pointer handling of outbound HTTP is in this file; the easy handle and its header list are owned by one
+/// `curl_easy_perform` blocks, so it runs through ``CurlTransfer`` on a serial Dispatch queue of its own (a thread
+/// from Dispatch's overcommitting pool), never on Swift's cooperative pool. All pointer handling of outbound HTTP
+/// is in this file; the easy handle and its header list are owned by one
 /// exchange and freed in `deinit`. Nothing from the request body or from libcurl's error text ends up in the
 /// outcome.
 ///
 /// Thread-safety (`@unchecked Sendable`): `handle`, `headerList`, `body`, `headStatus`, `settled`, `headers`,
 /// `headBytes` and `refusal` are touched by `init`, then only by the one thread running `curl_easy_perform`
-/// (callbacks run on it) and by `deinit`; `abandoned` is an `Atomic`; `waiter` is behind a `Mutex`.
+/// (callbacks run on it) and by `deinit`; `transfer` is `Sendable` (an `Atomic` and a `Mutex`).
 @safe final class CurlExchange: @unchecked Sendable {
     /// The response and, for a redirect, libcurl's absolute `Location` target.
     struct Answer: Sendable {
@@ -38,14 +36,6 @@ import Synchronization
     }
 
     typealias Outcome = Result<Answer, OutboundHTTPError>
-
-    /// Where the deadline backstops run: a serial queue, so it targets Dispatch's overcommitting pool and gets a
-    /// thread even when every other thread is blocked.
-    private static let timers = DispatchQueue(label: "tokenvend.outbound-http.timers")
-
-    /// `curl_global_init`, once per process before the first handle (a `static let` initialises once, like
-    /// `dispatch_once`). Its result needs no check: `curl_easy_init` fails (and is handled) when it failed.
-    private static let globalInit: CURLcode = curl_global_init(tv_curl_global_default())
 
     private let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -62,8 +52,7 @@ import Synchronization
     private var headBytes = 0
     /// Why a callback stopped the transfer, when it was the answer's fault.
     private var refusal: OutboundHTTPError?
-    private let abandoned = Atomic<Bool>(false)
-    private let waiter = Mutex<CheckedContinuation<Outcome, Never>?>(nil)
+    private let transfer = CurlTransfer<Outcome>(timedOut: .failure(.timedOut), cancelled: .failure(.cancelled))
 
     /// Performs `request` within `deadline`; cancelling the caller ends the wait at once.
     static func perform(
@@ -78,12 +67,8 @@ import Synchronization
     }
 
     private func run(deadline: Duration) async -> Outcome {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                start(continuation, deadline: deadline)
-            }
-        } onCancel: {
-            abandon(.cancelled)
+        await transfer.run(label: "tokenvend.outbound-http.transfer", deadline: deadline) {
+            self.outcome(of: unsafe curl_easy_perform(self.rawHandle))
         }
     }
 
@@ -92,7 +77,7 @@ import Synchronization
         _ request: OutboundHTTPRequest, deadline: Duration, connectTimeout: Duration, limit: Int,
         settlesOnHead: @escaping @Sendable (Int) -> Bool
     ) {
-        _ = Self.globalInit
+        Curl.initialize()
         guard let handle = unsafe curl_easy_init() else { return nil }
         unsafe self.handle = handle
         self.url = request.url
@@ -124,8 +109,8 @@ import Synchronization
             tv_curl_setopt_ptr(handle, CURLOPT_PROTOCOLS_STR, "http,https"),
             tv_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0),
             tv_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
-            tv_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(deadline)),
-            tv_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(connectTimeout)),
+            tv_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Curl.milliseconds(deadline)),
+            tv_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Curl.milliseconds(connectTimeout)),
             tv_curl_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1),
             tv_curl_setopt_long(handle, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1),
             tv_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)),
@@ -154,46 +139,6 @@ import Synchronization
             results.append(unsafe tv_curl_setopt_ptr(handle, CURLOPT_CUSTOMREQUEST, request.method.rawValue))
         }
         return results.allSatisfy { $0 == CURLE_OK }
-    }
-
-    /// Whole milliseconds, rounded up, at least 1 (0 would mean "no limit" to libcurl).
-    static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        let fraction = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return max(1, Int(seconds) * 1000 + Int(fraction))
-    }
-
-    private func start(_ continuation: CheckedContinuation<Outcome, Never>, deadline: Duration) {
-        let waiting = waiter.withLock { waiter in
-            // Cancelled before the continuation existed: there is nothing to run.
-            guard !abandoned.load(ordering: .acquiring) else { return false }
-            waiter = continuation
-            return true
-        }
-        guard waiting else {
-            continuation.resume(returning: .failure(.cancelled))
-            return
-        }
-        // A serial queue of its own per transfer: serial queues target Dispatch's overcommitting pool, so each
-        // blocking transfer gets a thread. (A shared concurrent queue is capped near the number of CPUs: two
-        // stalled upstreams on two cores would hold every other outbound call until their deadlines.)
-        DispatchQueue(label: "tokenvend.outbound-http.transfer").async { self.perform() }
-        // A backstop only (CURLOPT_TIMEOUT_MS is the deadline): the caller is answered by then whatever libcurl
-        // does. Held weakly, so a finished exchange is released at once.
-        let backstop = DispatchTime.now() + .milliseconds(Self.milliseconds(deadline) + 1000)
-        Self.timers.asyncAfter(deadline: backstop) { [weak self] in self?.abandon(.timedOut) }
-    }
-
-    /// Answers the caller with `error` unless it has its answer, and makes the transfer stop at its next callback.
-    private func abandon(_ error: OutboundHTTPError) {
-        abandoned.store(true, ordering: .releasing)
-        waiter.withLock { $0.take() }?.resume(returning: .failure(error))
-    }
-
-    private func perform() {
-        let code = unsafe curl_easy_perform(rawHandle)
-        let outcome = outcome(of: code)
-        waiter.withLock { $0.take() }?.resume(returning: outcome)
     }
 
     private func outcome(of code: CURLcode) -> Outcome {
@@ -278,7 +223,7 @@ import Synchronization
 
     /// Body bytes: appended while they fit; past the limit the transfer stops (returning 0 → CURLE_WRITE_ERROR).
     private func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard !abandoned.load(ordering: .relaxed) else { return 0 }
+        guard !transfer.isAbandoned else { return 0 }
         guard body.count + bytes.count <= limit else {
             refusal = .tooLarge
             body = []
@@ -291,7 +236,7 @@ import Synchronization
     /// One header line. At the blank line that ends a final (non-1xx) head, a status the caller settles on its
     /// head stops the transfer before any of its body is read.
     private func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard !abandoned.load(ordering: .relaxed) else { return 0 }
+        guard !transfer.isAbandoned else { return 0 }
         headBytes += bytes.count
         guard headBytes <= OutboundHTTPClient.maximumHeadBytes else {
             refusal = .tooLarge
@@ -330,6 +275,6 @@ import Synchronization
     /// Non-zero aborts the transfer (CURLE_ABORTED_BY_CALLBACK) once the caller has left.
     private static let progress: curl_xferinfo_callback = { context, _, _, _, _ in
         guard let exchange = unsafe CurlExchange.exchange(context) else { return 1 }
-        return exchange.abandoned.load(ordering: .relaxed) ? 1 : 0
+        return exchange.transfer.isAbandoned ? 1 : 0
     }
 }

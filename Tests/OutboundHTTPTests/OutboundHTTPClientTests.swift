@@ -263,9 +263,9 @@ import Testing
 
     @Test("deadlines round up to whole milliseconds, at least one")
     func milliseconds() {
-        #expect(CurlExchange.milliseconds(.seconds(2)) == 2000)
-        #expect(CurlExchange.milliseconds(.microseconds(1)) == 1)
-        #expect(CurlExchange.milliseconds(.nanoseconds(1_000_001)) == 2)
+        #expect(Curl.milliseconds(.seconds(2)) == 2000)
+        #expect(Curl.milliseconds(.microseconds(1)) == 1)
+        #expect(Curl.milliseconds(.nanoseconds(1_000_001)) == 2)
     }
 }
 
