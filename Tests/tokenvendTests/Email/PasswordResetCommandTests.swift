@@ -10,11 +10,7 @@ struct PasswordResetCommandTests {
     @Test("password-reset emails a code, reads it and the new password from stdin, signs in and ends old sessions")
     func resetsAndSignsIn() async throws {
         let fixture = try EmailServerFixture(postgres: false)
-        var configuration = try fixture.configuration(smtpPort: 25)
-        configuration["email"] = [
-            "transport": "file", "fileDirectory": fixture.folder.url.appending(path: "outbox").path,
-        ]
-        let server = try await ServeProcess.start(configuration, name: "reset", folder: fixture.folder.url)
+        let server = try await Self.fileTransportServer(fixture, name: "reset")
         defer { server.stop(with: SIGKILL) }
         let client = ServeClient(port: server.port)
         let email = "cli-reset@example.com"
@@ -44,11 +40,7 @@ struct PasswordResetCommandTests {
     @Test("a wrong code exits 1 naming invalid_code, and stores no session")
     func wrongCode() async throws {
         let fixture = try EmailServerFixture(postgres: false)
-        var configuration = try fixture.configuration(smtpPort: 25)
-        configuration["email"] = [
-            "transport": "file", "fileDirectory": fixture.folder.url.appending(path: "outbox").path,
-        ]
-        let server = try await ServeProcess.start(configuration, name: "wrong", folder: fixture.folder.url)
+        let server = try await Self.fileTransportServer(fixture, name: "wrong")
         defer { server.stop(with: SIGKILL) }
         let email = "cli-wrong@example.com"
         try await ServeClient(port: server.port).register(email, EmailServerFixture.password)
@@ -64,6 +56,17 @@ struct PasswordResetCommandTests {
         #expect(run.status == 1)
         #expect(run.error.contains("invalid_code"))
         #expect(!FileManager.default.fileExists(atPath: sessionFile.path))
+    }
+}
+
+extension PasswordResetCommandTests {
+    /// `tokenvend serve` on the fixture's store, its mail written to `.eml` files in the fixture's folder.
+    static func fileTransportServer(_ fixture: EmailServerFixture, name: String) async throws -> ServeProcess {
+        var configuration = try fixture.configuration(smtpPort: 25)
+        configuration["email"] = [
+            "transport": "file", "fileDirectory": fixture.folder.url.appending(path: "outbox").path,
+        ]
+        return try await ServeProcess.start(configuration, name: name, folder: fixture.folder.url)
     }
 }
 

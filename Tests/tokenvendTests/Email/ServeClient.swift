@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServerTesting
+import TokenServiceTesting
 
 /// Requests to a ``ServeProcess``, each on a new connection (`Connection: close`), with blocking I/O off the
 /// cooperative pool, bounded by 15 s timeouts, and timed from the first byte sent to the last byte read.
@@ -55,22 +56,10 @@ struct ServeClient: Sendable {
     }
 
     private static func parse(_ raw: [UInt8], duration: Duration) throws -> Answer {
-        let separator = Array("\r\n\r\n".utf8)
-        guard let end = raw.indices.first(where: { raw[$0...].starts(with: separator) }) else {
-            throw Failure(description: "no complete response head in \(raw.count) bytes")
-        }
-        var lines = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
-            throw Failure(description: "bad status line")
-        }
-        var fields: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        let body = Array(raw[(end + 4)...])
-        let object = (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]) ?? [:]
-        return Answer(status: status, headers: fields, body: body, object: object, duration: duration)
+        let response = try TestResponse(raw: raw)
+        let body = Array(response.body)
+        let object = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? [:]
+        return Answer(
+            status: response.status, headers: response.headers, body: body, object: object, duration: duration)
     }
 }
