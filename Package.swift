@@ -120,7 +120,7 @@ let package = Package(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "OutboundHTTP", "Cryptography", "StrictJSON",
-                "PrivateFiles", "IdentityProviders", "VendorTokens",
+                "PrivateFiles", "IdentityProviders", "VendorTokens", "Mail",
                 "PostgresStore", "SQLiteStore", "CCommonPasswords", "UnicodeText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -219,7 +219,7 @@ let package = Package(
             dependencies: [
                 "TokenService", "JWT", "HTTPServer", "Store", "SQLiteStore", "StructuredLogging",
                 "TokenServiceTesting", "HTTPServerTesting", "Cryptography", "StrictJSON", "PostgresTesting",
-                "IdentityProviders", "IdentityProvidersTesting",
+                "IdentityProviders", "IdentityProvidersTesting", "Mail", "MailTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

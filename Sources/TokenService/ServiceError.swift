@@ -10,6 +10,8 @@ public enum ServiceError: Error, Sendable, Equatable {
     case invalidRequest(String)
     /// 400: a new password that is one of the 10,000 most common passwords.
     case weakPassword
+    /// 400: an email code that is wrong, expired, used, or killed by five wrong tries (one body for every cause).
+    case invalidCode
     /// 401: login failed (one body for unknown email and wrong password).
     case invalidCredentials
     /// 401: access token missing (`presented` false) or unusable (`presented` true).
@@ -45,6 +47,7 @@ public enum ServiceError: Error, Sendable, Equatable {
         switch self {
         case .invalidRequest: .invalidRequest
         case .weakPassword: .weakPassword
+        case .invalidCode: .invalidCode
         case .invalidCredentials: .invalidCredentials
         case .invalidToken: .invalidToken
         case .invalidGrant: .invalidGrant
@@ -66,6 +69,7 @@ public enum ServiceError: Error, Sendable, Equatable {
         switch self {
         case .invalidRequest(let detail): detail
         case .weakPassword: "The password is one of the most common passwords; choose another."
+        case .invalidCode: "The code is wrong, expired or used; request a new one."
         case .invalidCredentials: "The email or password is not correct."
         case .invalidToken(presented: false): "An access token is required."
         case .invalidToken(presented: true): "The access token is invalid or expired."

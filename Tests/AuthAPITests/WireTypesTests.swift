@@ -90,7 +90,7 @@ struct WireTypesTests {
         #expect(Set(try object(VendedToken(token: "t", expiresIn: 1)).keys) == ["token", "expiresIn"])
         #expect(
             Set(try object(MeResponse(sub: "s", email: "e", role: "user")).keys) == [
-                "sub", "email", "role", "tenantId",
+                "sub", "email", "emailVerified", "role", "tenantId",
             ])
     }
 

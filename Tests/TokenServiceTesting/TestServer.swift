@@ -71,6 +71,12 @@ public final class TestServer: Sendable {
             "TOKENVEND_STREAM_KEYS": #"[{"kid":"stream-1","secret":"\#(Self.streamSecret)"}]"#,
             "TOKENVEND_SERVER_SHUTDOWN_GRACE_SECONDS": "2",
         ]
+        // Email goes to .eml files in the test's own folder (never the repository's data/) unless the test names
+        // a transport or an SMTP server (`mailEnvironment(smtpPort:)`: an SMTPSink).
+        if extra["TOKENVEND_EMAIL_TRANSPORT"] == nil && extra["TOKENVEND_EMAIL_SMTP_URL"] == nil {
+            environment["TOKENVEND_EMAIL_TRANSPORT"] = "file"
+        }
+        environment["TOKENVEND_EMAIL_FILE_DIRECTORY"] = directory.appending(path: "outbox").path
         if mossUpstream != nil {
             environment["TOKENVEND_MOSS_PROJECT_ID"] = "project-test"
             environment["TOKENVEND_MOSS_PROJECT_KEY"] = "project-key-test"
@@ -99,6 +105,15 @@ public final class TestServer: Sendable {
         driver = RouteDriver(server: server)
         port = mode == .socket ? try server.start() : 0
     }
+
+    /// The settings that send the server's email to an SMTP server on 127.0.0.1 at `smtpPort` (an `SMTPSink` of
+    /// `MailTesting`), for `environment:`.
+    public static func mailEnvironment(smtpPort: Int) -> [String: String] {
+        ["TOKENVEND_EMAIL_SMTP_URL": "smtp://127.0.0.1:\(smtpPort)", "TOKENVEND_EMAIL_TRANSPORT": "smtp"]
+    }
+
+    /// The folder of the `file` email transport (the default for test servers): one `.eml` file per message.
+    public var outboxDirectory: URL { directory.appending(path: "outbox") }
 
     /// Drains and stops the server (in ``Mode/router`` it only closes the database), and removes its files.
     public func stop() async {

@@ -132,6 +132,9 @@ import Testing
                     ][key.path]
             }
         }
+        // `Mail` checks these when it reads them: a sender address, and a URL SMTP can be spoken to.
+        environment["TOKENVEND_EMAIL_FROM"] = "k <k@example.com>"
+        environment["TOKENVEND_EMAIL_SMTP_URL"] = "smtp://127.0.0.1:2525"
         environment["TOKENVEND_REFRESH_TOKEN_SECRET"] = nil
         environment["TOKENVEND_REFRESH_TOKEN_SECRET_FILE"] = secretPath
         environment["TOKENVEND_REFRESH_TOKEN_REUSE_GRACE_SECONDS"] = "1"

@@ -36,7 +36,7 @@ import Testing
         .invalidRequest("x"), .weakPassword, .invalidCredentials, .invalidToken(presented: false),
         .invalidToken(presented: true), .invalidGrant, .insufficientScope, .csrfFailed, .registrationClosed,
         .notFound, .emailTaken, .unsupportedMediaType, .tooManyRequests(retryAfter: 1), .upstream("x"),
-        .unavailable("x", retryAfter: 1), .invalidIDToken, .identityConflict,
+        .unavailable("x", retryAfter: 1), .invalidIDToken, .identityConflict, .invalidCode,
     ]
     static func arm(_ error: ServiceError) -> Int {
         switch error {
@@ -56,6 +56,7 @@ import Testing
         case .unavailable: 13
         case .invalidIDToken: 14
         case .identityConflict: 15
+        case .invalidCode: 16
         }
     }
 
@@ -134,7 +135,7 @@ import Testing
     @Test("the example lists name every case of HTTPServerError, ServiceError and MossError")
     func enumerationsAreComplete() {
         #expect(Set(Self.httpServerErrors.map(Self.arm)) == Set(0...9))
-        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...15))
+        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...16))
         #expect(Set(Self.mossErrors.map(Self.arm)) == Set(0...5))
     }
 
@@ -178,22 +179,26 @@ import Testing
     static let users = [
         User(id: "u-1", email: "a\"b\\c/d@example.com", role: "user", tenantId: nil),
         User(id: "u-2", email: "e@example.com", tenantId: "t-1"),
+        User(id: "u-5", email: "v@example.com", emailVerified: true, role: "user", tenantID: nil),
         User(id: "u-3", email: "tab\there\n@example.com", role: "admin", tenantId: "é😀"),
         User(id: "u-4", email: nil, role: "user", tenantId: nil),
     ]
 
     /// What the server wrote before the fast writers (`JSONObject.serialized()`), to prove the bytes unchanged.
-    /// An account without an email has no `email` member (issue 17).
+    /// An account without an email has no `email` member (issue 17); `emailVerified` is always there (issue 32).
     static func reference(_ user: User) -> JSONObject {
-        accountMembers(first: .init(name: "id", value: .string(user.id)), user.email, user.role, user.tenantId)
+        accountMembers(
+            first: .init(name: "id", value: .string(user.id)), user.email, user.emailVerified, user.role,
+            user.tenantId)
     }
 
-    /// `first`, then `email` when present, `role` and `tenantId` (`null` when absent).
-    static func accountMembers(first: JSONObject.Member, _ email: String?, _ role: String, _ tenantId: String?)
-        -> JSONObject
-    {
+    /// `first`, then `email` when present, `emailVerified`, `role` and `tenantId` (`null` when absent).
+    static func accountMembers(
+        first: JSONObject.Member, _ email: String?, _ emailVerified: Bool, _ role: String, _ tenantId: String?
+    ) -> JSONObject {
         var members = [first]
         if let email { members.append(.init(name: "email", value: .string(email))) }
+        members.append(.init(name: "emailVerified", value: .bool(emailVerified)))
         members.append(.init(name: "role", value: .string(role)))
         members.append(.init(name: "tenantId", value: tenantId.map(JSONValue.string) ?? .null))
         return JSONObject(members)
@@ -204,16 +209,17 @@ import Testing
         let user = User(id: "u-4", email: nil, role: "user", tenantId: nil)
         #expect(
             String(decoding: TokenResponse(expiresIn: 900, user: user).jsonBytes(), as: UTF8.self)
-                == #"{"expiresIn":900,"user":{"id":"u-4","role":"user","tenantId":null}}"#)
+                == #"{"expiresIn":900,"user":{"id":"u-4","emailVerified":false,"role":"user","tenantId":null}}"#)
         #expect(
             String(decoding: MeResponse(sub: "u-4", email: nil, role: "user").jsonBytes(), as: UTF8.self)
-                == #"{"sub":"u-4","role":"user","tenantId":null}"#)
+                == #"{"sub":"u-4","emailVerified":false,"role":"user","tenantId":null}"#)
         let encoded = try JSONEncoder().encode(user)
-        #expect(!String(decoding: encoded, as: UTF8.self).contains("email"))
+        #expect(!String(decoding: encoded, as: UTF8.self).contains(#""email":"#))
         #expect(try JSONDecoder().decode(User.self, from: encoded) == user)
         let me = try JSONDecoder().decode(
             MeResponse.self, from: Data(#"{"sub":"u-4","role":"user","tenantId":null}"#.utf8))
         #expect(me.email == nil)
+        #expect(!me.emailVerified, "a server before issue 32 sent no emailVerified: it reads as false")
     }
 
     @Test("TokenResponse.jsonBytes decodes to the same value, has the expected bytes and equals JSONEncoder's output")
@@ -257,7 +263,8 @@ import Testing
         let cookie = TokenResponse(expiresIn: 900, user: User(id: "u-2", email: "e@example.com", tenantId: "t-1"))
         #expect(
             String(decoding: cookie.jsonBytes(), as: UTF8.self)
-                == #"{"expiresIn":900,"user":{"id":"u-2","email":"e@example.com","role":"user","tenantId":"t-1"}}"#)
+                == #"{"expiresIn":900,"user":{"id":"u-2","email":"e@example.com","emailVerified":false,"role":"user","#
+                + #""tenantId":"t-1"}}"#)
         let bearer = TokenResponse.bearer(
             accessToken: "at.x.y", refreshToken: "rt", expiresIn: 900, user: Self.users[0])
         let bearerText = String(decoding: bearer.jsonBytes(), as: UTF8.self)
@@ -304,11 +311,13 @@ import Testing
     @Test("MeResponse.jsonBytes decodes to the same value and has the bytes the server always sent")
     func meResponse() throws {
         for user in Self.users {
-            let me = MeResponse(sub: user.id, email: user.email, role: user.role, tenantId: user.tenantId)
+            let me = MeResponse(
+                sub: user.id, email: user.email, emailVerified: user.emailVerified, role: user.role,
+                tenantID: user.tenantId)
             let bytes = me.jsonBytes()
             #expect(try JSONDecoder().decode(MeResponse.self, from: Data(bytes)) == me)
             let reference = Self.accountMembers(
-                first: .init(name: "sub", value: .string(me.sub)), me.email, me.role, me.tenantId)
+                first: .init(name: "sub", value: .string(me.sub)), me.email, me.emailVerified, me.role, me.tenantID)
             #expect(bytes == reference.serialized())
         }
     }

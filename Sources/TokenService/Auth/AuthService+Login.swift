@@ -80,18 +80,7 @@ extension AuthService {
         if hasher.existing?.needsRehash(storedHash) ?? false {
             await upgradeHash(of: user, password: password, context: context)
         }
-        let session: Session
-        let address = request.clientAddress?.description ?? request.remoteAddress
-        do {
-            let created = try await sessions.create(
-                userID: user.id, userAgent: request.headers["User-Agent"].map { String($0.prefix(256)) },
-                ip: address, now: now(), refreshTTL: limits.refreshTTL,
-                maxLifetime: limits.sessionMaxLifetime, maxPerUser: limits.maxSessionsPerUser)
-            session = created.session
-            if created.revoked > 0 { metrics.sessionsRevoked.increment(.sessionCap, by: created.revoked) }
-        } catch {
-            throw Self.mapStore(error)
-        }
+        let session = try await openSession(for: user, request)
         metrics.logins.increment(.succeeded)
         return try tokenResponse(user: user, session: session, counter: session.counter, strategy: strategy)
     }

@@ -4,7 +4,7 @@ import Logging
 import Store
 
 extension AuthService {
-    /// `GET /auth/me` → `{"sub", "email"?, "role", "tenantId"}` from the verified token, with no store read but
+    /// `GET /auth/me` → `{"sub", "email"?, "emailVerified", "role", "tenantId"}` from the verified token, with no store read but
     /// the session check: `email` only when the token asserts it, i.e. when it is verified.
     ///
     /// Runs inline on the event loop when the store has the session's liveness at hand (SQLite always; PostgreSQL
@@ -22,7 +22,9 @@ extension AuthService {
 
     private static func meResponse(_ caller: Caller, _ context: RequestContext) -> HTTPResponse {
         context.accessLogMetadata["user.id"] = .string(caller.userID)
-        let body = MeResponse(sub: caller.userID, email: caller.email, role: caller.role, tenantID: caller.tenantID)
+        let body = MeResponse(
+            sub: caller.userID, email: caller.email, emailVerified: caller.isEmailVerified, role: caller.role,
+            tenantID: caller.tenantID)
         return .json(bytes: body.jsonBytes(), headers: .noStore)
     }
 

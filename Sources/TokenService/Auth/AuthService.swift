@@ -96,7 +96,9 @@ struct AuthService: Sendable {
 
     /// The wire form of a stored user.
     static func wireUser(_ user: Store.User) -> AuthAPI.User {
-        AuthAPI.User(id: user.id, email: user.email, role: user.role, tenantID: user.tenantID)
+        AuthAPI.User(
+            id: user.id, email: user.email, emailVerified: user.email != nil && user.isEmailVerified, role: user.role,
+            tenantID: user.tenantID)
     }
 }
 

@@ -44,6 +44,8 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     public var identity: Identity = Identity()
     /// Third-party tokens vended at `POST /vend/<name>` (`vendors.<name>`), sorted by name. Default: none.
     public var vendors: [VendorSettings] = []
+    /// Email codes over SMTP and their outbox (`email.*`): transport, sender, templates, code policy.
+    public var email: Email = Email()
     /// The address clients reach tokenvend at (`server.publicURL`, without a trailing `/`), from which the browser
     /// flow's callback URL `<publicURL>/auth/oauth/<provider>/callback` is built; required when a provider has
     /// browser settings. Default: nil.

@@ -88,15 +88,16 @@ public enum ConfigurationLoader {
         let file = try provider(configFile ?? "defaults", fileLayer, table: table)
         let environment = try provider("environment", environmentLayer, table: table)
         let flags = try provider("flags", overrides.entries, table: table)
-        var configuration = try TokenServiceConfiguration(
-            reader: ConfigReader(
-                providers: [flags, environment, file], accessReporter: accessReporter))
+        let reader = ConfigReader(providers: [flags, environment, file], accessReporter: accessReporter)
+        var configuration = try TokenServiceConfiguration(reader: reader)
         var sections: [String: ConfigurationSection] = [:]
         // Each layer's sections are parsed (and so checked); the highest layer's replaces the whole section.
         for layer in [fileLayer, environmentLayer, overrides.entries] {
             sections.merge(try Self.sections(layer, table: table)) { _, higher in higher }
         }
         for section in sections.values { section.apply(&configuration) }
+        // After the sections: the templates are parsed with the final code length and app name.
+        try configuration.email.loadMail(reader: reader.scoped(to: "email"))
         try checkDatabaseChoice(
             layers: [fileLayer, environmentLayer, overrides.entries], configuration: configuration,
             environment: libpqEnvironment)
@@ -176,16 +177,31 @@ public enum ConfigurationLoader {
             guard case .object(let members) = value else {
                 throw .invalidValue(key: section, source: path, reason: "expected an object, got \(value.summary)")
             }
-            for (member, memberValue) in members.sorted(by: { $0.name < $1.name }).map({ ($0.name, $0.value) }) {
-                let key = "\(section).\(member)"
-                guard table[key] != nil else {
-                    let closest = ConfigurationKey.closest(toPath: key, in: ConfigurationKey.all)
-                    throw .unknownKey(key: key, source: path, suggestion: closest?.path)
-                }
-                entries.append(Entry(key: key, value: memberValue, source: path))
-            }
+            try memberEntries(members, under: section, path: path, table: table, into: &entries)
         }
         return entries
+    }
+
+    /// The entries of one object of the file: a member whose path is a key, or an object whose path is the prefix
+    /// of keys (`email.smtp` of `email.smtp.url`), read the same way one level down.
+    private static func memberEntries(
+        _ members: JSONObject, under prefix: String, path: String, table: [String: ConfigurationKey],
+        into entries: inout [Entry]
+    ) throws(ConfigurationError) {
+        for (member, memberValue) in members.sorted(by: { $0.name < $1.name }).map({ ($0.name, $0.value) }) {
+            let key = "\(prefix).\(member)"
+            if table[key] == nil, case .object(let nested) = memberValue,
+                table.keys.contains(where: { $0.hasPrefix(key + ".") })
+            {
+                try memberEntries(nested, under: key, path: path, table: table, into: &entries)
+                continue
+            }
+            guard table[key] != nil else {
+                let closest = ConfigurationKey.closest(toPath: key, in: ConfigurationKey.all)
+                throw .unknownKey(key: key, source: path, suggestion: closest?.path)
+            }
+            entries.append(Entry(key: key, value: memberValue, source: path))
+        }
     }
 
     /// Variables of the command-line client (`tokenvend login`, `token`, `logout`), not server settings.

@@ -40,6 +40,7 @@ extension TokenServiceConfiguration {
         moss = try MossConfiguration(reader: reader.scoped(to: "moss"))
         stream = Stream(reader: reader.scoped(to: "stream"))
         identity = Identity(reader: reader.scoped(to: "identity"))
+        email = Email(reader: reader.scoped(to: "email"))
         publicURL = reader.optionalString(forKey: "server.publicURL")
         log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
         log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format

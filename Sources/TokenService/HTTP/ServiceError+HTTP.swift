@@ -7,7 +7,7 @@ extension ServiceError: HTTPResponseError {
     /// The response status.
     public var status: HTTPStatus {
         switch self {
-        case .invalidRequest, .weakPassword: .badRequest
+        case .invalidRequest, .weakPassword, .invalidCode: .badRequest
         case .invalidCredentials, .invalidToken, .invalidGrant, .invalidIDToken: .unauthorized
         case .insufficientScope, .csrfFailed, .registrationClosed: .forbidden
         case .notFound: .notFound

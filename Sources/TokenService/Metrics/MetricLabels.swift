@@ -71,4 +71,6 @@ public enum RevocationReason: String, MetricLabel {
     case sessionCap = "session_cap"
     /// A browser sign-in's one-time code presented again: the session it issued is revoked.
     case codeReplayed = "code_replayed"
+    /// The password was reset with an email code (every session) or changed (every session but the caller's).
+    case passwordChanged = "password_changed"
 }

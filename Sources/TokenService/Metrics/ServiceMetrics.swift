@@ -28,6 +28,9 @@ public struct ServiceMetrics: Sendable {
     public let idTokenRejections: LabelledCounter<IDTokenRejectionReason>
     /// `tokenvend_oauth_signins_total{stage,result}`: the browser sign-in's steps.
     public let oauthSignIns: OAuthSignInCounter
+    /// `tokenvend_email_messages_total{kind,result}`, `tokenvend_email_codes_total{kind,result}` and
+    /// `tokenvend_email_outbox_pending`.
+    public let email: EmailMetrics
     private let samplers: Samplers
 
     /// Creates the metrics in `registry`. Default: a new registry of their own.
@@ -51,7 +54,9 @@ public struct ServiceMetrics: Sendable {
             registry: registry, name: "tokenvend_idtoken_rejections_total",
             help: "ID tokens refused with 401 invalid_grant, by reason.", label: "reason")
         oauthSignIns = OAuthSignInCounter(registry: registry)
+        email = EmailMetrics(registry: registry)
         samplers = Samplers()
+        samplers.add(email.gaugeSampler)
     }
 
     /// Counts one finished request and its latency (the HTTP server's observer calls this for every response).

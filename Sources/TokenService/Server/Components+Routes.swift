@@ -7,6 +7,7 @@ extension Components {
     /// Every route of API.md.
     func register(on router: inout Router, backend: any StoreBackend) {
         let auth = self.auth
+        let email = self.email
         let vending = self.vending
         let metrics = self.metrics
         let discovery = self.discovery
@@ -64,6 +65,33 @@ extension Components {
         }
         router.delete("/auth/sessions/:id") { request, context async throws in
             try await auth.revokeSession(request, context)
+        }
+        router.post("/auth/email/verification") { request, context async throws in
+            try await email.requestVerification(request, context)
+        }
+        router.post("/auth/email/verification/confirm") { request, context async throws in
+            try await email.confirmVerification(request, context)
+        }
+        router.post("/auth/password/reset") { request, context async throws in
+            try await email.requestPasswordReset(request, context)
+        }
+        router.post("/auth/password/reset/confirm") { request, context async throws in
+            try await email.confirmPasswordReset(request, context)
+        }
+        router.post("/auth/password/change") { request, context async throws in
+            try await email.changePassword(request, context)
+        }
+        router.post("/auth/email/code") { request, context async throws in
+            try await email.requestSignInCode(request, context)
+        }
+        router.post("/auth/email/code/confirm") { request, context async throws in
+            try await email.confirmSignInCode(request, context)
+        }
+        router.post("/auth/email/change") { request, context async throws in
+            try await email.requestEmailChange(request, context)
+        }
+        router.post("/auth/email/change/confirm") { request, context async throws in
+            try await email.confirmEmailChange(request, context)
         }
         router.on(.get, "/moss-token", .syncOrAsync { request, context in try vending.mossToken(request, context) })
         router.on(

@@ -10,6 +10,10 @@ import Synchronization
 /// The service's parts, wired from the configuration once at start-up.
 struct Components: Sendable {
     let auth: AuthService
+    /// The email endpoints (issue 32).
+    let email: EmailFlows
+    /// This instance's outbox sender; nil when `email.transport` is `off`.
+    let sender: OutboxSender?
     let vending: TokenVending
     let hashingPool: HashingPool
     let metrics: ServiceMetrics
@@ -84,6 +88,9 @@ struct Components: Sendable {
             browser: try BrowserSignIn(
                 configuration: configuration, store: backend.oauth, http: oauthClient, keys: keys, logger: logger),
             metrics: metrics, now: now)
+        (email, sender) = try Self.emailFlows(
+            configuration, backend: backend, auth: auth, refreshSecret: refreshSecret.bytes, metrics: metrics,
+            logger: logger, now: now)
         vending = TokenVending(
             authenticator: authenticator,
             vendors: try Self.vendors(configuration.vendors, metrics: metrics, logger: logger),

@@ -23,6 +23,8 @@ public final class TokenServer: Sendable {
     let backend: any StoreBackend
     /// Deletes ended sessions in the background from `start()` until shutdown.
     let sessionPurger: SessionPurger
+    /// Delivers the email outbox from `start()` until shutdown; nil when `email.transport` is `off`.
+    let outboxSender: OutboxSender?
     let http: HTTPServer
     let logger: Logger
     /// Writes buffered log lines (the executable's `LogOutput.flush`); called after each batch of socket events
@@ -103,10 +105,11 @@ public final class TokenServer: Sendable {
         purge.counterRetention = .seconds(2 * max(configuration.rateLimit.loginWindowSeconds, 60))
         sessionPurger = SessionPurger(
             sessions: backend.sessions, rateLimits: backend.rateLimits, identities: backend.identities,
-            oauth: backend.oauth, configuration: purge, logger: logger, now: now)
+            oauth: backend.oauth, email: backend.email, configuration: purge, logger: logger, now: now)
         let components = try Components(
             configuration: configuration, backend: backend, metrics: metrics, logger: logger,
             mossUpstream: mossUpstream, now: now)
+        outboxSender = components.sender
         var router = Router()
         components.register(on: &router, backend: backend)
         self.http = HTTPServer(
@@ -130,6 +133,7 @@ public final class TokenServer: Sendable {
 
     private func announce(_ port: Int) {
         sessionPurger.start()
+        outboxSender?.start()
         logger.info(
             "tokenvend listening",
             metadata: [
@@ -145,6 +149,7 @@ public final class TokenServer: Sendable {
     public func shutdown() async -> Bool {
         let outcome = await http.shutdown(gracePeriod: configuration.server.shutdownGrace)
         await sessionPurger.stop()
+        await outboxSender?.stop()
         backend.close()
         flush()
         return outcome == .drained
@@ -159,8 +164,10 @@ public final class TokenServer: Sendable {
     public func run() async throws -> Bool {
         defer { flush() }
         sessionPurger.start()  // idempotent: `start()` may have scheduled it already
+        outboxSender?.start()  // idempotent too
         let outcome = try await http.run { port in announce(port) }
         await sessionPurger.stop()
+        await outboxSender?.stop()
         backend.close()
         return outcome == .drained
     }

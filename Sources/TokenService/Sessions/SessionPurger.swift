@@ -35,6 +35,8 @@ final class SessionPurger: @unchecked Sendable {
         var retention: Duration = .seconds(2 * 86_400)
         var batchSize: Int = 500
         var pause: Duration = .milliseconds(50)
+        /// How long given-up outbox rows are kept for `tokenvend email outbox`. Default: 7 days.
+        var failedEmailRetention: Duration = .seconds(7 * 86_400)
         /// How long shared rate-limit counters are kept after their window ended. Default: 1 h (the service sets
         /// twice its longest window).
         var counterRetention: Duration = .seconds(3_600)
@@ -45,6 +47,7 @@ final class SessionPurger: @unchecked Sendable {
     private let rateLimits: (any RateLimitCounters)?
     private let identities: (any IdentityStoring)?
     private let oauth: (any OAuthFlowStoring)?
+    private let email: (any EmailStoring)?
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let queue = DispatchQueue(label: "tokenvend.sessions.purge")
@@ -61,12 +64,14 @@ final class SessionPurger: @unchecked Sendable {
     init(
         sessions: any SessionStoring, rateLimits: (any RateLimitCounters)? = nil,
         identities: (any IdentityStoring)? = nil, oauth: (any OAuthFlowStoring)? = nil,
-        configuration: Configuration = Configuration(), logger: Logger, now: @escaping @Sendable () -> Date
+        email: (any EmailStoring)? = nil, configuration: Configuration = Configuration(), logger: Logger,
+        now: @escaping @Sendable () -> Date
     ) {
         self.sessions = sessions
         self.rateLimits = rateLimits
         self.identities = identities
         self.oauth = oauth
+        self.email = email
         self.configuration = configuration
         self.logger = logger
         self.now = now
@@ -145,6 +150,7 @@ final class SessionPurger: @unchecked Sendable {
         await pruneCounters()
         await pruneTokenUses()
         await pruneFlows()
+        await pruneEmail()
         state.withLock { $0.running = nil }
         if total > 0 { logger.info("purged ended sessions", metadata: ["sessions.deleted": "\(total)"]) }
         return total
@@ -190,6 +196,21 @@ final class SessionPurger: @unchecked Sendable {
         } catch {
             logger.warning(
                 "browser sign-in flow prune failed; retrying at the next run", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Expired email codes are useless; given-up outbox rows are kept `failedEmailRetention` for the operator.
+    private func pruneEmail() async {
+        guard let email, !isStopped else { return }
+        let retention = Double(configuration.failedEmailRetention.components.seconds)
+        do {
+            let pruned = try await email.pruneEmail(
+                expiredBy: now(), failedBefore: now().addingTimeInterval(-retention))
+            if pruned > 0 {
+                logger.debug("pruned email codes and outbox rows", metadata: ["email.deleted": "\(pruned)"])
+            }
+        } catch {
+            logger.warning("email prune failed; retrying at the next run", metadata: ["error": "\(error)"])
         }
     }
 

@@ -49,11 +49,11 @@ extension TokenResponse {
 }
 
 extension User {
-    /// `{"id":…,"email":…,"role":…,"tenantId":…|null}` (no `email` member when nil).
+    /// `{"id":…,"email":…,"emailVerified":…,"role":…,"tenantId":…|null}` (no `email` member when nil).
     func appendJSON(to output: inout [UInt8]) {
         output.append(contentsOf: #"{"id":"#.utf8)
         JSONString.append(id, to: &output)
-        appendAccountTail(email: email, role: role, tenantID: tenantID, to: &output)
+        appendAccountTail(email: email, emailVerified: emailVerified, role: role, tenantID: tenantID, to: &output)
     }
 }
 
@@ -91,25 +91,28 @@ extension LiveKitConnectionDetails {
 }
 
 extension MeResponse {
-    /// The body of a 200 answer to `GET /auth/me`: `{"sub":…,"email":…,"role":…,"tenantId":…|null}` (no `email`
-    /// member when nil).
+    /// The body of a 200 answer to `GET /auth/me`: `{"sub":…,"email":…,"emailVerified":…,"role":…,
+    /// "tenantId":…|null}` (no `email` member when nil).
     public func jsonBytes() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(64 + sub.utf8.count + (email?.utf8.count ?? 0) + (tenantID?.utf8.count ?? 0))
         output.append(contentsOf: #"{"sub":"#.utf8)
         JSONString.append(sub, to: &output)
-        appendAccountTail(email: email, role: role, tenantID: tenantID, to: &output)
+        appendAccountTail(email: email, emailVerified: emailVerified, role: role, tenantID: tenantID, to: &output)
         return output
     }
 }
 
-/// The members `User` and `MeResponse` end with, and the closing brace: `,"email":…,"role":…,"tenantId":…|null}`
-/// (`email` omitted when nil).
-private func appendAccountTail(email: String?, role: String, tenantID: String?, to output: inout [UInt8]) {
+/// The members `User` and `MeResponse` end with, and the closing brace: `,"email":…,"emailVerified":…,"role":…,
+/// "tenantId":…|null}` (`email` omitted when nil).
+private func appendAccountTail(
+    email: String?, emailVerified: Bool, role: String, tenantID: String?, to output: inout [UInt8]
+) {
     if let email {
         output.append(contentsOf: #","email":"#.utf8)
         JSONString.append(email, to: &output)
     }
+    output.append(contentsOf: (emailVerified ? #","emailVerified":true"# : #","emailVerified":false"#).utf8)
     output.append(contentsOf: #","role":"#.utf8)
     JSONString.append(role, to: &output)
     output.append(contentsOf: #","tenantId":"#.utf8)
