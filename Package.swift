@@ -244,7 +244,7 @@ let package = Package(
             name: "TokenClientEndToEndTests",
             dependencies: [
                 "TokenClient", "TokenClientCore", "AuthAPI", "TokenService", "TokenServiceTesting",
-                "TokenClientTesting", "HTTPServerTesting",
+                "TokenClientTesting", "HTTPServerTesting", "MailTesting",
             ],
             swiftSettings: swiftSettings
         ),

@@ -8,7 +8,7 @@ struct EmailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "email",
         abstract: "Send a test message through the configured transport, or list the outbox.",
-        subcommands: [Outbox.self]
+        subcommands: [SendTest.self, Outbox.self]
     )
 
     /// One line on stderr (without control characters) and exit 1.

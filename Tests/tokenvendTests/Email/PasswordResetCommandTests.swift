@@ -9,7 +9,7 @@ import TokenClientTesting
 struct PasswordResetCommandTests {
     @Test("password-reset emails a code, reads it and the new password from stdin, signs in and ends old sessions")
     func resetsAndSignsIn() async throws {
-        let fixture = try EmailServerFixture(postgres: false)
+        let fixture = try EmailServerFixture()
         let server = try await Self.fileTransportServer(fixture, name: "reset")
         defer { server.stop(with: SIGKILL) }
         let client = ServeClient(port: server.port)
@@ -39,7 +39,7 @@ struct PasswordResetCommandTests {
 
     @Test("a wrong code exits 1 naming invalid_code, and stores no session")
     func wrongCode() async throws {
-        let fixture = try EmailServerFixture(postgres: false)
+        let fixture = try EmailServerFixture()
         let server = try await Self.fileTransportServer(fixture, name: "wrong")
         defer { server.stop(with: SIGKILL) }
         let email = "cli-wrong@example.com"
