@@ -93,10 +93,11 @@ struct EmailOutboxResilienceTests {
         let client = ServeClient(port: server.port)
         let count = 200
         let addresses = (0..<count).map { "slow-\($0)@example.com" }
-        try await Self.concurrently(addresses, width: 8) { address in
+        try await Self.concurrently(addresses + ["warm-up@example.com"], width: 8) { address in
             try await client.register(address, EmailServerFixture.password)
         }
-        // The first reset wakes the sender, which then sits in the slow SMTP exchange for the whole run.
+        // The first reset queues a message and wakes the sender, which then sits in the slow SMTP exchange (10 s
+        // before the greeting alone) for the whole run.
         #expect(try await client.post("/auth/password/reset", ["email": "warm-up@example.com"]).status == 202)
         let durations = try await Self.concurrently(addresses, width: 8) { address in
             let answer = try await client.post("/auth/password/reset", ["email": address])
@@ -109,7 +110,10 @@ struct EmailOutboxResilienceTests {
         print(
             "EmailOutboxResilienceTests: POST /auth/password/reset under a 10 s-per-reply SMTP server, "
                 + "\(count) requests, 8 concurrent: p50 \(p50), p99 \(p99), max \(sorted[count - 1])")
+        // A wide margin over the ~3 ms p50: the limit is the issue's, the load shares two cores with the test.
         #expect(p99 < .milliseconds(50))
+        // The mail server held the sender throughout: nothing was delivered while the requests ran.
+        #expect(!server.logs.contains(#""email sent""#))
     }
 
     /// Waits until the server's sender reports nothing pending and `sent` password-reset deliveries in all (a
