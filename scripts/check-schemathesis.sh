@@ -105,7 +105,7 @@ start_server() {
                 "requestsPerAddressPerMinute": 1000000},
   "identity": {"maxPendingFlowsPerAddress": 100000},
   "email": {"transport": "file", "fileDirectory": "$WORK/outbox", "signInCodes": true,
-            "sendsPerAddressPerMinute": 1000000, "sendsPerAddressPerHour": 1000000},
+            "sendsPerAddressPerMinute": 1000, "sendsPerAddressPerHour": 100000},
   "moss": {"projectId": "schemathesis", "projectKey": "schemathesis-project-key",
            "authURL": "http://127.0.0.1:$MOSS_PORT/identity/auth/token"},
   "stream": {"keys": [{"kid": "schemathesis", "secret": "$STREAM_SECRET"}]},
