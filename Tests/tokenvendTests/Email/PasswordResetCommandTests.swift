@@ -19,11 +19,8 @@ struct PasswordResetCommandTests {
         let oldRefresh = try #require(before.refreshToken)
 
         let sessionFile = fixture.folder.url.appending(path: "config/session.json")
-        let command = try CommandProcess(
-            [
-                "password-reset", "--email", email, "--url", "http://127.0.0.1:\(server.port)", "--session-file",
-                sessionFile.path,
-            ], in: fixture.folder.url)
+        let command = try CommandProcess.passwordReset(
+            email, server: server, sessionFile: sessionFile, in: fixture.folder.url)
         let code = try await EmailServerFixture.codeFromFileTransport(server)
         let newPassword = "a brand new passphrase 2026"
         let run = try await command.finish(stdin: "\(code)\n\(newPassword)\n")
@@ -45,11 +42,8 @@ struct PasswordResetCommandTests {
         let email = "cli-wrong@example.com"
         try await ServeClient(port: server.port).register(email, EmailServerFixture.password)
         let sessionFile = fixture.folder.url.appending(path: "session.json")
-        let command = try CommandProcess(
-            [
-                "password-reset", "--email", email, "--url", "http://127.0.0.1:\(server.port)", "--session-file",
-                sessionFile.path,
-            ], in: fixture.folder.url)
+        let command = try CommandProcess.passwordReset(
+            email, server: server, sessionFile: sessionFile, in: fixture.folder.url)
         let code = try await EmailServerFixture.codeFromFileTransport(server)
         let wrong = code == "000000" ? "111111" : "000000"
         let run = try await command.finish(stdin: "\(wrong)\nanother long passphrase\n")
@@ -76,6 +70,17 @@ final class CommandProcess {
     private let input = Pipe()
     private let output = Pipe()
     private let errors = Pipe()
+
+    /// `tokenvend password-reset --email <email>` against `server`, keeping its session in `sessionFile`.
+    static func passwordReset(_ email: String, server: ServeProcess, sessionFile: URL, in folder: URL) throws
+        -> CommandProcess
+    {
+        try CommandProcess(
+            [
+                "password-reset", "--email", email, "--url", "http://127.0.0.1:\(server.port)", "--session-file",
+                sessionFile.path,
+            ], in: folder)
+    }
 
     init(_ arguments: [String], in folder: URL) throws {
         process.executableURL = try KeyCommandTests.executableURL()
