@@ -107,7 +107,8 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "CLibPQ", "Store", "LoopbackHost", .product(name: "Configuration", package: "swift-configuration"),
+                "CLibPQ", "Store", "Cryptography", "LoopbackHost",
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: wrapperSettings),
         .target(name: "PasswordHash", dependencies: ["CSodium"], swiftSettings: wrapperSettings),
@@ -175,7 +176,8 @@ let package = Package(
         .testTarget(
             name: "MailTests",
             dependencies: [
-                "Mail", "MailTesting", "StrictJSON", .product(name: "Configuration", package: "swift-configuration"),
+                "Mail", "MailTesting", "StrictJSON", "CCurl",
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),

@@ -6,8 +6,8 @@
 
 Prints `PORT <n>` on stdout once listening (`--port 0`: a port the kernel picks), then for every message accepted
 one line `{"mailFrom", "rcptTos", "subject", "text", "html", "raw"}`, where `subject`, `text` and `html` are
-decoded by Python's `email` package (an independent parser of what tokenvend wrote) and `raw` is the message as
-received. `--starttls` offers STARTTLS and requires it before MAIL; `--tls` speaks TLS from the first byte (smtps);
+decoded by Python's `email` package (an independent parser of what tokenvend wrote; text line breaks given back as
+"\n") and `raw` is the message as received. `--starttls` offers STARTTLS and requires it before MAIL; `--tls` speaks TLS from the first byte (smtps);
 `--auth` requires AUTH PLAIN/LOGIN with these credentials; `--delay` waits before every reply (greeting included);
 `--reject CODE` answers the end of DATA with CODE (550: permanent, 451: transient) and prints nothing.
 Tests/MailTesting/SMTPSink.swift starts it; scripts/ensure-python-packages.sh installs aiosmtpd.
@@ -51,7 +51,8 @@ def body_text(message, subtype):
     part = message.get_body(preferencelist=(subtype,))
     if part is None or part.get_content_type() != "text/" + subtype:
         return None
-    return part.get_content()
+    # MIME text has CRLF line breaks (RFC 2046 section 4.1.1): given back as "\n", as the text was rendered.
+    return part.get_content().replace("\r\n", "\n")
 
 
 class Handler:
@@ -102,7 +103,7 @@ def main():
                 and auth_data.login == user.encode()
                 and auth_data.password == password.encode()
             )
-            return AuthResult(success=ok)
+            return AuthResult(success=ok, handled=False)
 
     DelayedSMTP.delay = arguments.delay
 

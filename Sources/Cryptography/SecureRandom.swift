@@ -30,13 +30,6 @@ public enum SecureRandom {
     /// `byteCount` random bytes as lowercase hexadecimal (`2 × byteCount` characters).
     /// - Throws: `CryptographyError.cryptoFailure` when the generator fails.
     public static func hex(byteCount: Int) throws(CryptographyError) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(2 * byteCount)
-        for byte in try bytes(count: byteCount) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        Hex.encode(try bytes(count: byteCount))
     }
 }

@@ -1,3 +1,5 @@
+import Cryptography
+
 /// The outgoing HTTP of the browser flow: the provider's discovery document, token endpoint and user-info endpoint.
 /// The libcurl implementation (`CurlOAuthClient`) lives in TokenService; tests use `FakeOAuthHTTPClient`.
 ///
@@ -122,7 +124,7 @@ public enum FormEncoding {
             switch byte {
             case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(Hex.value), let low = iterator.next().flatMap(Hex.value) else {
                     return nil
                 }
                 bytes.append(high << 4 | low)
@@ -130,14 +132,5 @@ public enum FormEncoding {
             }
         }
         return bytes
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -85,15 +85,16 @@ enum HeaderText {
         return result
     }
 
-    /// RFC 2047 `B` encoded-words in UTF-8, each at most 75 characters and holding whole characters, separated by
-    /// folds (the whitespace between encoded-words is not part of the decoded text).
+    /// RFC 2047 `B` encoded-words in UTF-8, each holding whole characters, separated by folds (the whitespace
+    /// between encoded-words is not part of the decoded text).
     static func encodedWords(_ text: String) -> String {
-        // "=?utf-8?B?" + base64 + "?=" ≤ 75: 60 base64 characters, 45 bytes.
+        // At most 39 bytes a word: "=?utf-8?B?" + 52 base64 characters + "?=" is 64 characters, so a field name
+        // and a word fit in 78 (RFC 2047 allows 75 a word).
         var chunks: [[UInt8]] = []
         var current: [UInt8] = []
         for scalar in text.unicodeScalars {
             let encoded = Array(String(scalar).utf8)
-            if current.count + encoded.count > 45 {
+            if current.count + encoded.count > 39 {
                 chunks.append(current)
                 current = []
             }

@@ -17,7 +17,7 @@ enum MailDate {
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         let weekday = weekdays[Int(((days % 7) + 7) % 7)]
-        return "\(weekday), \(day) \(months[month - 1]) \(year) \(two(secondOfDay / 3600)):"
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(secondOfDay / 3600)):"
             + "\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60)) +0000"
     }
 

@@ -32,9 +32,8 @@ extension MailTemplates {
             }
             templates[kind] = try template(object, path: path, defaults: englishTexts[kind])
         }
-        var parsed = MailTemplates(templates: templates, codeLength: codeLength)
+        let parsed = MailTemplates(templates: templates, codeLength: codeLength)
         try parsed.check(appName: appName)
-        parsed.codeLength = codeLength
         return parsed
     }
 

@@ -104,6 +104,10 @@ import OutboundHTTP
             return MailDeliveryError(kind: .transient, reason: "SMTP login refused (\(reply)): check the credentials")
         case (CURLE_USE_SSL_FAILED, _):
             return MailDeliveryError(kind: .transient, reason: "the SMTP server does not offer STARTTLS")
+        case (_, 530):
+            // "Authentication required" (RFC 4954): a configuration fault like a refused login, not the message's.
+            return MailDeliveryError(
+                kind: .transient, reason: "SMTP server requires a login (530): set email.smtp.username")
         case (_, 500...599):
             return MailDeliveryError(kind: .permanent, reason: "SMTP server refused the message (\(reply))")
         case (_, 400...499):

@@ -9,7 +9,8 @@
 ///   its own (OutboundHTTP's `CurlTransfer`), never on Swift's cooperative pool. Cancelling the caller answers it
 ///   at once.
 /// - Failures are classified from libcurl's result and the last SMTP reply code: a 5xx reply is permanent
-///   (except to AUTH: a refused login is transient, so messages wait while the operator fixes the credentials);
+///   (except to AUTH: a refused login, or 530 authentication required, is transient, so messages wait while the
+///   operator fixes the credentials);
 ///   a 4xx reply, connection refused, a name that does not resolve, a timeout and a TLS failure are transient.
 ///
 /// ```swift

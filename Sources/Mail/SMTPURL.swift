@@ -28,8 +28,11 @@ struct SMTPURL: Sendable, Equatable {
         let authority = host.contains(":") ? "[\(host)]" : host
         return "\(scheme.rawValue)://\(authority)\(port.map { ":\($0)" } ?? "")"
     }
+}
 
-    /// Parses `text`; `allowInsecure` lets plain `smtp` go to a host that is not loopback.
+extension SMTPURL {
+    /// Parses `text`; `allowInsecure` lets plain `smtp` go to a host that is not loopback. (In an extension, so
+    /// tests keep the memberwise initializer.)
     ///
     /// - Throws: the reason, one line (the caller adds `email.smtp.url`).
     init(_ text: String, allowInsecure: Bool) throws(SMTPURLError) {
@@ -48,13 +51,12 @@ struct SMTPURL: Sendable, Equatable {
         guard let parts = try? OutboundURL("https://" + rest[..<authorityEnd], rule: .plainHTTPAnywhere) else {
             throw SMTPURLError(reason: "not a host[:port] (a name, an IPv4 address or [IPv6], port 1–65535)")
         }
-        self.scheme = scheme
-        self.host = parts.host
-        self.port = parts.port
-        switch scheme {
-        case .smtps: tls = .implicit
-        case .smtp: tls = LoopbackHost.contains(parts.host) || allowInsecure ? .opportunistic : .required
-        }
+        let tls: TLS =
+            switch scheme {
+            case .smtps: .implicit
+            case .smtp: LoopbackHost.contains(parts.host) || allowInsecure ? .opportunistic : .required
+            }
+        self.init(scheme: scheme, host: parts.host, port: parts.port, tls: tls)
     }
 }
 

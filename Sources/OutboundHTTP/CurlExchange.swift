@@ -21,9 +21,8 @@ import CCurl
 ///
 /// `curl_easy_perform` blocks, so it runs through ``CurlTransfer`` on a serial Dispatch queue of its own (a thread
 /// from Dispatch's overcommitting pool), never on Swift's cooperative pool. All pointer handling of outbound HTTP
-/// is in this file; the easy handle and its header list are owned by one
-/// exchange and freed in `deinit`. Nothing from the request body or from libcurl's error text ends up in the
-/// outcome.
+/// is in this file; the easy handle and its header list are owned by one exchange and freed in `deinit`. Nothing
+/// from the request body or from libcurl's error text ends up in the outcome.
 ///
 /// Thread-safety (`@unchecked Sendable`): `handle`, `headerList`, `body`, `headStatus`, `settled`, `headers`,
 /// `headBytes` and `refusal` are touched by `init`, then only by the one thread running `curl_easy_perform`

@@ -1,3 +1,4 @@
+internal import Cryptography
 public import Store
 
 #if canImport(FoundationEssentials)
@@ -20,7 +21,7 @@ public struct PostgresEmailStore: EmailStoring {
     }
 
     static let codeColumns = "purpose, subject, hash, user_id, email, attempts, created_at, expires_at"
-    /// The columns `entry(_:)` reads (the body as hex: the pipeline speaks text).
+    /// The columns `entry(_:)` reads (the body as hex, `Hex`: the pipeline speaks text).
     static let entryColumns = "id, kind, recipient, encode(body, 'hex'), attempts, created_at"
     static let summaryColumns =
         "id, kind, recipient, attempts, created_at, next_attempt_at, claimed_until, failed_at, last_error"
@@ -213,7 +214,7 @@ public struct PostgresEmailStore: EmailStoring {
             VALUES ($1, $2, $3, decode($4, 'hex'), 0, $5::bigint, $5::bigint)
             """,
             [
-                message.id, message.kind, message.recipient, PostgresHex.encode(message.body),
+                message.id, message.kind, message.recipient, Hex.encode(message.body),
                 String(message.createdAt.storeMilliseconds),
             ])
     }
@@ -231,9 +232,9 @@ public struct PostgresEmailStore: EmailStoring {
 
     /// A claimed row from a row of `entryColumns`.
     static func entry(_ row: PostgresRow) throws(StoreError) -> OutboxEntry {
-        OutboxEntry(
-            id: try row.string(0), kind: try row.string(1), recipient: try row.string(2),
-            body: try PostgresHex.decode(try row.string(3)), attempts: Int(try row.int64(4)),
-            createdAt: Date(storeMilliseconds: try row.int64(5)))
+        guard let body = Hex.decode(try row.string(3)) else { throw .misuse("email_outbox.body read back not as hex") }
+        return OutboxEntry(
+            id: try row.string(0), kind: try row.string(1), recipient: try row.string(2), body: body,
+            attempts: Int(try row.int64(4)), createdAt: Date(storeMilliseconds: try row.int64(5)))
     }
 }

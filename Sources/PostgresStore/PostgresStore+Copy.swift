@@ -4,7 +4,9 @@ extension PostgresStore {
     /// Writes a snapshot of another store (`SQLiteStore.snapshot()`) into this one, in one transaction (sent in
     /// pipelines of 500 statements, each with a deadline of 2 minutes, without `statement_timeout`), for
     /// `tokenvend db copy`: users, stored customer ids, identities and live sessions with their counters, so refresh tokens
-    /// issued before the move keep rotating after it.
+    /// issued before the move keep rotating after it. Transient tables are neither read nor written: browser
+    /// sign-in flows and codes, nonces, email codes and the email outbox (a replacing copy deletes the target's
+    /// email codes with their users and leaves its outbox alone).
     ///
     /// Idempotent, and never weakens the target: rows are upserted by primary key keeping the stronger state — a
     /// revocation or a disabled user on either side stays, the higher refresh counter wins (with the refresh

@@ -144,6 +144,7 @@ import Testing
     /// Every write that changes what another instance may have kept, done through store A.
     enum NotifyingPath: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case revokeOthers, revokeAll, reuseDetection, sessionCap, disable, setCustomerID, markEmailVerified
+        case markEmailVerifiedByCode, changeEmail, replacePassword
 
         var testDescription: String { rawValue }
     }
@@ -163,8 +164,9 @@ import Testing
         let user = try await Fixture.user(a)
         let other = try await Fixture.session(a, user)
         let session = try await Fixture.session(a, user, at: 1)
-        // The session whose answer B keeps: `other` for revokeOthers (it keeps `session`), else `session`.
-        let watched = path == .revokeOthers || path == .sessionCap ? other : session
+        // The session whose answer B keeps: `other` for the paths that keep `session` (revokeOthers,
+        // replacePassword) or revoke the least recently used one (sessionCap), else `session`.
+        let watched = [.revokeOthers, .sessionCap, .replacePassword].contains(path) ? other : session
         func read() async throws -> SessionRead {
             try await b.sessions.statusAndCustomerIDs(sessionID: watched.id, userID: user.id, emailAsRegistered: true)
         }
@@ -208,6 +210,17 @@ import Testing
         case .markEmailVerified:
             try await a.users.markEmailVerified(email: try #require(user.email), now: Fixture.at(2))
             changed = { $0.customerIDs["registered"] == user.email }
+        case .markEmailVerifiedByCode:
+            _ = try await a.users.markEmailVerified(userID: user.id, source: .emailCode, now: Fixture.at(2))
+            changed = { $0.customerIDs["registered"] == user.email }
+        case .changeEmail:
+            _ = try await a.users.changeEmail(userID: user.id, to: "moved@example.com", now: Fixture.at(2))
+            changed = { $0.customerIDs["registered"] == "moved@example.com" }
+        case .replacePassword:
+            #expect(
+                try await a.users.replacePassword(
+                    userID: user.id, hash: "$argon2id$new", keeping: session.id, now: Fixture.at(2)) == 1)
+            changed = { $0.status?.revokedAt != nil }
         }
         let seen = try await Self.time(within: .seconds(2)) { changed(try await read()) }
         let elapsed = try #require(seen, "B never saw the change")

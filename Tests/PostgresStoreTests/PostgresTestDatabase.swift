@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTesting
+import SQLiteStore
 import Store
 import Testing
 
@@ -87,5 +88,29 @@ struct PostgresTestDatabase {
                 deadline: connection.deadline)
         }
         admin.close()
+    }
+}
+
+extension PostgresTestDatabase {
+    /// Runs `body` with a fresh schema and drops it afterwards, whether `body` returns or throws.
+    static func with(_ body: (PostgresTestDatabase) async throws -> Void) async throws {
+        let database = try await make()
+        do {
+            try await body(database)
+        } catch {
+            await database.remove()
+            throw error
+        }
+        await database.remove()
+    }
+
+    /// Runs `body` with a SQLite store in a fresh temporary folder (a `db copy` source), removed afterwards.
+    static func withSQLiteSource(_ body: (SQLiteStore) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tokenvend-copy-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sqlite = try SQLiteStore(configuration: .init(path: folder.appendingPathComponent("t.sqlite").path))
+        defer { sqlite.close() }
+        try await body(sqlite)
     }
 }

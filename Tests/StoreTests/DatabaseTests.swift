@@ -21,9 +21,8 @@ import Testing
             }
             #expect(
                 tables == [
-                    "auth_nonces", "customer_ids", "id_token_uses", "identities", "oauth_codes", "oauth_flows",
-                    "sessions",
-                    "users",
+                    "auth_nonces", "customer_ids", "email_codes", "email_outbox", "id_token_uses", "identities",
+                    "oauth_codes", "oauth_flows", "sessions", "users",
                 ])
             database.close()
         }

@@ -9,13 +9,8 @@ import Testing
 @Suite struct MigrationSevenTests {
     /// A file at schema version 6: an operator-verified user, a user an Apple identity made, an operator-verified
     /// user who linked a Google identity later, and an unverified user.
-    static func versionSix(at path: String) throws {
-        // SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        let connection = try Connection(path: path, flags: 0x2 | 0x4)
-        try connection.executeScript("PRAGMA foreign_keys = ON")
-        try Migrator.migrate(connection, to: Array(Schema.migrations.prefix(6)))
-        try connection.executeScript(Self.rows)
-        #expect(try Migrator.userVersion(connection) == 6)
+    static func versionSix(_ temporary: TemporaryDatabase) throws {
+        try temporary.create(atVersion: 6, rows: rows)
     }
 
     /// The rows of `versionSix`, valid in both dialects.
@@ -41,7 +36,7 @@ import Testing
     func upgrades() async throws {
         let temporary = try TemporaryDatabase()
         defer { temporary.remove() }
-        try Self.versionSix(at: temporary.path)
+        try Self.versionSix(temporary)
         let database = try temporary.open()
         defer { database.close() }
         let (version, sources) = try await database.read { (connection: Connection) throws(StoreError) in
@@ -69,7 +64,7 @@ import Testing
     func snapshotOfVersionSix() throws {
         let temporary = try TemporaryDatabase()
         defer { temporary.remove() }
-        try Self.versionSix(at: temporary.path)
+        try Self.versionSix(temporary)
         let snapshot = try SQLiteStore.snapshot(readingFileAt: temporary.path)
         var found: [String: String?] = [:]
         for user in snapshot.users { found.updateValue(user.emailVerifiedBy.map(\.storedValue), forKey: user.id) }

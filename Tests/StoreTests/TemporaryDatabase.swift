@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import SQLiteStore
 @testable import Store
@@ -20,6 +21,17 @@ struct TemporaryDatabase {
             configuration: .init(
                 path: path, readerCount: readerCount, busyTimeout: busyTimeout,
                 statusCacheLifetime: statusCacheLifetime))
+    }
+
+    /// Creates the file at schema `version` (the first `version` migrations, as an older tokenvend left it) and
+    /// runs `rows` on it, without opening a `Database` (which would migrate it further).
+    func create(atVersion version: Int, rows: String) throws {
+        // SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let connection = try Connection(path: path, flags: 0x2 | 0x4)
+        try connection.executeScript("PRAGMA foreign_keys = ON")
+        try Migrator.migrate(connection, to: Array(Schema.migrations.prefix(version)))
+        try connection.executeScript(rows)
+        #expect(try Migrator.userVersion(connection) == version)
     }
 
     func remove() {

@@ -156,7 +156,7 @@ let otherStrongSecret = String(repeating: "0th3r-s3cr3t-", count: 6)
             contentsOf: root.appendingPathComponent("Config/tokenvend.production.example.json"), encoding: .utf8)
         let file = try fixture.write("production.json", example.replacing("/run/secrets/", with: fixture.folder + "/"))
         // One secret per purpose: a key shared between them stops startup.
-        for name in ["access_token_key", "refresh_token_secret", "moss_project_key", "stream_key"] {
+        for name in ["access_token_key", "refresh_token_secret", "moss_project_key", "stream_key", "smtp_password"] {
             try fixture.write(name, (name == "access_token_key" ? strongSecret : name + "-" + strongSecret) + "\n")
         }
         let configuration = try fixture.resolve(file: file)
@@ -166,6 +166,7 @@ let otherStrongSecret = String(repeating: "0th3r-s3cr3t-", count: 6)
         #expect(configuration.refreshToken.secret?.value == "refresh_token_secret-" + strongSecret)
         #expect(configuration.moss != nil)
         #expect(configuration.stream.activeKey?.kid == "stream-2026-11")
+        #expect(configuration.email.transportName == "smtp")
     }
 
     @Test("file values replace defaults and keys not in the file keep them")

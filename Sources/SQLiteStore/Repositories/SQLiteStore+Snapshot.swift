@@ -14,7 +14,8 @@ extension SQLiteStore {
     /// Everything another store needs to take over this deployment (`tokenvend db copy`): every user, every
     /// stored customer id, every identity, the sessions still usable at `now` (not revoked, neither expiry reached) and the
     /// revoked sessions not yet purged (so a copy repeated after a logout revokes the session on the target too),
-    /// read in one read transaction so they agree with each other.
+    /// read in one read transaction so they agree with each other. The transient tables are left out: browser
+    /// sign-in flows and codes, nonces, email codes and the email outbox.
     /// - Throws: `.unavailable` when no reader can be opened.
     public func snapshot(now: Date = Date()) async throws(StoreError) -> StoreSnapshot {
         try await database.read { (connection: Connection) throws(StoreError) -> StoreSnapshot in

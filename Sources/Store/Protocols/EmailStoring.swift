@@ -17,9 +17,12 @@
 public protocol EmailStoring: Sendable {
     /// Stores `code`, replacing any code of the same purpose and subject (and so resetting its tries), and queues
     /// `message`, in one transaction: either both are written or neither.
+    /// - Throws: `.notFound` when `code.userID` names no user; `.constraint(.primaryKey)` when the message id is
+    ///   taken.
     func issueCode(_ code: EmailCode, message: OutboxMessage) async throws(StoreError)
 
     /// Queues a message that carries no code (`email_changed_notice`, a test message).
+    /// - Throws: `.constraint(.primaryKey)` when the message id is taken.
     func enqueue(_ message: OutboxMessage) async throws(StoreError)
 
     /// Checks a presented code against the stored one of `purpose` and `subject`, atomically (one transaction, the
@@ -28,6 +31,8 @@ public protocol EmailStoring: Sendable {
     /// - else, when an unexpired code exists: its tries go up by one, and the row is deleted when they reach
     ///   `maxAttempts` (`.rejected(attemptsLeft: 0)`);
     /// - no code, or an expired one (deleted): `.missing`.
+    ///
+    /// The hashes are compared in constant time (`EmailCodeRedemption`, shared by both backends).
     func redeemCode(
         purpose: EmailCodePurpose, subject: String, hash: String, maxAttempts: Int, now: Date
     ) async throws(StoreError) -> EmailCodeCheck
@@ -36,14 +41,15 @@ public protocol EmailStoring: Sendable {
     /// or before `now`, and that nobody holds (never claimed, or a lease that ran out), oldest first.
     func claimOutbox(owner: String, limit: Int, lease: Duration, now: Date) async throws(StoreError) -> [OutboxEntry]
 
-    /// Deletes a row once its message was delivered.
+    /// Deletes a row once its message was delivered; a row already gone (completed elsewhere) is no error.
     func completeOutbox(id: String) async throws(StoreError)
 
     /// Releases a claimed row for another try at `nextAttemptAt`, counting the failed attempt and keeping its
-    /// reason (never a code or a message body).
+    /// reason (never a code or a message body). A row already gone or given up is left as it is.
     func retryOutbox(id: String, nextAttemptAt: Date, lastError: String) async throws(StoreError)
 
-    /// Marks a row given up at `now` (kept, without its body, for `tokenvend email outbox` until the purge).
+    /// Marks a row given up at `now`, counting the failed attempt and keeping its reason; the row is kept, without
+    /// its body, for `tokenvend email outbox` until the purge. A row already gone or given up is left as it is.
     func failOutbox(id: String, lastError: String, now: Date) async throws(StoreError)
 
     /// Every row, pending and given up, oldest first, without bodies (`tokenvend email outbox`).

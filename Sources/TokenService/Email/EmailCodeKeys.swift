@@ -34,7 +34,7 @@ struct EmailCodeKeys: Sendable {
     /// `purpose ‖ 0 ‖ subject ‖ 0 ‖ code`, so one code can never be replayed for another purpose or subject.
     func hash(code: String, purpose: EmailCodePurpose, subject: String) throws(CryptographyError) -> String {
         let message = Array(purpose.rawValue.utf8) + [0] + Array(subject.utf8) + [0] + Array(code.utf8)
-        return Self.hex(try codeMAC.authenticationCode(for: message))
+        return Hex.encode(try codeMAC.authenticationCode(for: message))
     }
 
     /// `message` sealed for the outbox row `id` (the id is authenticated, so a body moved to another row does not
@@ -69,16 +69,5 @@ struct EmailCodeKeys: Sendable {
         let trimmed = code.trimmingWhitespace
         guard trimmed.utf8.count == length, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
         return trimmed
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(2 * bytes.count)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

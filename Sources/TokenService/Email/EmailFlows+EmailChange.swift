@@ -10,10 +10,7 @@ extension EmailFlows {
     /// invalid_credentials`, counted as a failed login); `409 email_taken` when another account has the address;
     /// 429 with `Retry-After` over a per-address limit.
     func requestEmailChange(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        _ = try mail()
-        try await auth.limitAddress(request)
-        let caller = try await auth.authenticator.authenticate(request, now: auth.now())
-        context.accessLogMetadata["user.id"] = .string(caller.userID)
+        let caller = try await signedIn(request, context)
         let body = try EmailChangeRequest(body: request)
         let newEmail = try Self.address(body.newEmail)
         let user = try await account(caller.userID)
@@ -26,12 +23,7 @@ extension EmailFlows {
         guard newEmail != user.email else {
             throw ServiceError.invalidRequest("This is the account's email address already.")
         }
-        let holder: Store.User?
-        do {
-            holder = try await auth.users.find(byEmail: newEmail)
-        } catch {
-            throw AuthService.mapStore(error)
-        }
+        let holder = try await findAccount(byEmail: newEmail)
         guard holder == nil else { throw ServiceError.emailTaken }
         if let seconds = try await sendLimit(newEmail, purpose: .emailChange) {
             throw ServiceError.tooManyRequests(retryAfter: seconds)
@@ -52,13 +44,7 @@ extension EmailFlows {
     /// `email_changed_notice` goes to the old address. `400 invalid_code`; `409 email_taken` when another account
     /// took the address meanwhile.
     func confirmEmailChange(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        _ = try mail()
-        try await auth.limitAddress(request)
-        let caller = try await auth.authenticator.authenticate(request, now: auth.now())
-        context.accessLogMetadata["user.id"] = .string(caller.userID)
-        let body = try EmailCodeRequest(body: request)
-        let code = try await redeem(.emailChange, subject: caller.userID, code: body.code)
-        let user = try await account(caller.userID)
+        let (code, user) = try await redeemCallersCode(.emailChange, request, context)
         let changed: Store.User
         do {
             changed = try await auth.users.changeEmail(userID: user.id, to: code.email, now: auth.now())

@@ -16,21 +16,8 @@ extension EmailFlows {
         try await auth.limitAddress(request)
         let email = try Self.address(try EmailRequest(body: request).email)
         guard try await sendLimit(email, purpose: .passwordReset) == nil else { return Self.accepted }
-        let user: Store.User?
-        do {
-            user = try await auth.users.find(byEmail: email)
-        } catch {
-            throw AuthService.mapStore(error)
-        }
-        guard let user, !user.isDisabled else { return Self.accepted }
-        do {
-            try await issue(.passwordReset, kind: .passwordReset, subject: email, userID: user.id, email: email)
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            // An address a message cannot carry: nothing is sent, and the answer stays the same.
-            context.logger.warning("password reset not queued", metadata: ["error": "\(error)"])
-        }
+        guard let user = try await findAccount(byEmail: email), !user.isDisabled else { return Self.accepted }
+        try await issueQuietly(.passwordReset, kind: .passwordReset, userID: user.id, email: email, context: context)
         return Self.accepted
     }
 
@@ -46,12 +33,7 @@ extension EmailFlows {
         let email = try Self.address(body.email)
         let password = try auth.acceptedNewPassword(body.newPassword)
         let code = try await redeem(.passwordReset, subject: email, code: body.code)
-        let found: Store.User?
-        do {
-            found = try await auth.users.find(byEmail: email)
-        } catch {
-            throw AuthService.mapStore(error)
-        }
+        let found = try await findAccount(byEmail: email)
         // The account must still be the one the code was issued for, and active.
         guard let user = found, user.id == code.userID, !user.isDisabled else { throw ServiceError.invalidCode }
         context.accessLogMetadata["user.id"] = .string(user.id)
@@ -76,9 +58,7 @@ extension EmailFlows {
     /// the account is revoked, the caller's stays. A wrong current password is `401 invalid_credentials` and
     /// counts as a failed login; the new one follows the password rules (`400 weak_password`).
     func changePassword(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        try await auth.limitAddress(request)
-        let caller = try await auth.authenticator.authenticate(request, now: auth.now())
-        context.accessLogMetadata["user.id"] = .string(caller.userID)
+        let caller = try await signedIn(request, context, needsMail: false)
         let body = try PasswordChangeRequest(body: request)
         let newPassword = try auth.acceptedNewPassword(body.newPassword)
         let user = try await account(caller.userID)

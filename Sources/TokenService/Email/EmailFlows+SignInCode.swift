@@ -17,20 +17,9 @@ extension EmailFlows {
         try await auth.limitAddress(request)
         let email = try Self.address(try EmailRequest(body: request).email)
         guard try await sendLimit(email, purpose: .signIn) == nil else { return Self.accepted }
-        let user: Store.User?
-        do {
-            user = try await auth.users.find(byEmail: email)
-        } catch {
-            throw AuthService.mapStore(error)
-        }
+        let user = try await findAccount(byEmail: email)
         if let user, user.isDisabled { return Self.accepted }
-        do {
-            try await issue(.signIn, kind: .signIn, subject: email, userID: user?.id, email: email)
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            context.logger.warning("sign-in code not queued", metadata: ["error": "\(error)"])
-        }
+        try await issueQuietly(.signIn, kind: .signIn, userID: user?.id, email: email, context: context)
         return Self.accepted
     }
 

@@ -9,10 +9,7 @@ extension EmailFlows {
     /// already verified email: `202 {}` and no mail; an account without an email: 400; over a per-address limit:
     /// 429 with `Retry-After`.
     func requestVerification(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        _ = try mail()
-        try await auth.limitAddress(request)
-        let caller = try await auth.authenticator.authenticate(request, now: auth.now())
-        context.accessLogMetadata["user.id"] = .string(caller.userID)
+        let caller = try await signedIn(request, context)
         let user = try await account(caller.userID)
         guard let email = user.email else {
             throw ServiceError.invalidRequest("The account has no email address.")
@@ -28,13 +25,7 @@ extension EmailFlows {
     /// `POST /auth/email/verification/confirm` (bearer) `{"code"}` → `200 {"user"}` with `emailVerified: true`;
     /// `400 invalid_code` for a wrong, expired or used code, or one sent to an address the account no longer has.
     func confirmVerification(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
-        _ = try mail()
-        try await auth.limitAddress(request)
-        let caller = try await auth.authenticator.authenticate(request, now: auth.now())
-        context.accessLogMetadata["user.id"] = .string(caller.userID)
-        let body = try EmailCodeRequest(body: request)
-        let code = try await redeem(.verification, subject: caller.userID, code: body.code)
-        let user = try await account(caller.userID)
+        let (code, user) = try await redeemCallersCode(.verification, request, context)
         guard user.email == code.email else { throw ServiceError.invalidCode }
         do {
             let verified = try await auth.users.markEmailVerified(

@@ -151,6 +151,52 @@ struct EmailFlows: Sendable {
         }
     }
 
+    /// The caller of an authenticated email endpoint: 503 when email is off (unless `needsMail` is false), the
+    /// per-client-address limit, then the access token and its session; the user id goes to the access line.
+    func signedIn(
+        _ request: HTTPRequest, _ context: RequestContext, needsMail: Bool = true
+    ) async throws -> Caller {
+        if needsMail { _ = try mail() }
+        try await auth.limitAddress(request)
+        let caller = try await auth.authenticator.authenticate(request, now: auth.now())
+        context.accessLogMetadata["user.id"] = .string(caller.userID)
+        return caller
+    }
+
+    /// The confirmations of the signed-in caller (`{"code"}`): the caller's code of `purpose` redeemed, and the
+    /// caller's account.
+    func redeemCallersCode(
+        _ purpose: EmailCodePurpose, _ request: HTTPRequest, _ context: RequestContext
+    ) async throws -> (code: EmailCode, user: Store.User) {
+        let caller = try await signedIn(request, context)
+        let body = try EmailCodeRequest(body: request)
+        let code = try await redeem(purpose, subject: caller.userID, code: body.code)
+        return (code, try await account(caller.userID))
+    }
+
+    /// The user with the normalised address `email`, or nil (503 when the store cannot answer).
+    func findAccount(byEmail email: String) async throws -> Store.User? {
+        do {
+            return try await auth.users.find(byEmail: email)
+        } catch {
+            throw AuthService.mapStore(error)
+        }
+    }
+
+    /// ``issue(_:kind:subject:userID:email:)`` for the enumeration-safe endpoints: an address a message cannot
+    /// carry is logged and nothing is sent, so the answer stays the same `202 {}`.
+    func issueQuietly(
+        _ purpose: EmailCodePurpose, kind: MailKind, userID: String?, email: String, context: RequestContext
+    ) async throws {
+        do {
+            try await issue(purpose, kind: kind, subject: email, userID: userID, email: email)
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            context.logger.warning("email code not queued", metadata: ["error": "\(error)", "email.kind": "\(kind)"])
+        }
+    }
+
     /// The user of `userID`, or 401 when it is gone or disabled (its sessions are revoked with it anyway).
     func account(_ userID: String) async throws -> Store.User {
         let user: Store.User?

@@ -130,6 +130,8 @@ final class OutboxSender: Sendable {
                 return handled
             }
             for entry in entries {
+                // Stopping: the rest of the batch keeps its lease and is retried by any instance once it ends.
+                guard !isStopped else { return handled }
                 await deliver(entry)
                 handled += 1
             }

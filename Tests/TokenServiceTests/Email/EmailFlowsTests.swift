@@ -135,6 +135,7 @@ struct EmailFlowsTests {
             let newPassword = try await mail.post(
                 "/auth/login", #"{"email":"grace@example.com","password":"a brand new secret"}"#)
             #expect(newPassword.status == 200)
+            #expect(!mail.server.logs().contains(code), "the code is never logged")
             let reused = try await mail.post(
                 "/auth/password/reset/confirm",
                 #"{"email":"grace@example.com","code":"\#(code)","newPassword":"another new secret"}"#)
@@ -278,10 +279,11 @@ struct EmailFlowsTests {
     func signInCodeRegistrationClosed() async throws {
         try await EmailHarness.run(environment: [
             "TOKENVEND_EMAIL_SIGN_IN_CODES": "true", "TOKENVEND_REGISTRATION_ENABLED": "false",
+            "TOKENVEND_EMAIL_CODE_LENGTH": "8",
         ]) { mail in
             #expect(
                 try await mail.post("/auth/email/code", #"{"email":"late@example.com"}"#).status == 202)
-            let code = try await mail.nextCode(to: "late@example.com")
+            let code = try await mail.nextCode(to: "late@example.com", length: 8)
             let refused = try await mail.post(
                 "/auth/email/code/confirm", #"{"email":"late@example.com","code":"\#(code)"}"#)
             #expect(refused.status == 403)
