@@ -145,7 +145,7 @@ let package = Package(
             dependencies: [
                 "TokenService", "TokenClientCore", "OutboundHTTP", "LoopbackHost", "IdentityProviders", "JWT",
                 "StrictJSON", "Cryptography", "StructuredLogging", "PrivateFiles", "UnicodeText",
-                "Store", "PostgresStore",
+                "Store", "PostgresStore", "Mail",
                 "AuthAPI",  // the wire types its client commands send and read
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -246,7 +246,7 @@ let package = Package(
             name: "TokenClientEndToEndTests",
             dependencies: [
                 "TokenClient", "TokenClientCore", "AuthAPI", "TokenService", "TokenServiceTesting",
-                "TokenClientTesting", "HTTPServerTesting",
+                "TokenClientTesting", "HTTPServerTesting", "MailTesting",
             ],
             swiftSettings: swiftSettings
         ),
@@ -256,7 +256,7 @@ let package = Package(
             dependencies: [
                 "tokenvend", "TokenClient", "TokenClientCore", "OutboundHTTP", "AuthAPI", "TokenServiceTesting",
                 "TokenClientTesting", "HTTPServerTesting", "PostgresTesting", "IdentityProviders", "Store",
-                "SQLiteStore",
+                "SQLiteStore", "MailTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

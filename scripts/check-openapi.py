@@ -3,7 +3,9 @@
 
 1. The document is valid OpenAPI 3.1 (openapi-spec-validator).
 2. A real `tokenvend serve` (the debug build, or $TOKENVEND_BIN) is started on a free loopback port with a
-   temporary database, a stream key, a fake Moss upstream and an identity provider's key set on loopback.
+   temporary database, a stream key, a fake Moss upstream, an identity provider's key set on loopback, and
+   email through the `file` transport into the temporary folder (sign-in codes on): the email-code operations read
+   their codes from the .eml files the outbox sender writes there.
 3. A scripted session calls every documented operation; each answer's status must be documented for that
    operation, its JSON body must match the documented schema (JSON Schema 2020-12, $refs resolved in the
    document), and every response must carry X-Request-Id. Every documented operation must have been called.
@@ -12,10 +14,13 @@ Exit 0 when all holds; 1 with one line per finding otherwise. Installs PyYAML, j
 openapi-spec-validator with pip when they are missing.
 """
 import base64
+import email
+import email.policy
 import hashlib
 import http.server
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -139,6 +144,36 @@ VENDORS = {
 }
 
 
+class Outbox:
+    """The `file` transport's folder: each message an .eml file, written by the server's outbox sender."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.seen = set()
+
+    def code(self, recipient):
+        """The code of the next unseen message to `recipient`: the only run of six digits in its plain text.
+        Waits for the sender (it writes the file just after the request answered), at most 20 s."""
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            names = sorted(os.listdir(self.directory)) if os.path.isdir(self.directory) else []
+            for name in names:
+                if name in self.seen or not name.endswith(".eml"):
+                    continue
+                with open(os.path.join(self.directory, name), "rb") as handle:
+                    message = email.message_from_bytes(handle.read(), policy=email.policy.default)
+                if recipient not in str(message["To"]):
+                    continue
+                self.seen.add(name)
+                runs = re.findall(r"(?<![0-9])[0-9]{6}(?![0-9])", message.get_body(("plain",)).get_content())
+                if len(runs) != 1:
+                    findings.append(f"message to {recipient}: {len(runs)} six-digit runs in the plain text")
+                return runs[0] if runs else "000000"
+            time.sleep(0.05)
+        findings.append(f"no message to {recipient} in {self.directory} within 20 s")
+        return "000000"
+
+
 class Checker:
     def __init__(self, spec, port):
         self.spec = spec
@@ -218,7 +253,68 @@ def browser_sign_in(check):
     check.call("POST", "/auth/token", body={"grant_type": "password"}, expect=400)
 
 
-def scenario(check):
+def email_codes(check, outbox, bearer, password):
+    """The nine email-code operations, with codes read from the file transport's messages."""
+    json_body = lambda data: json.loads(data)  # noqa: E731
+    other = "not the code"
+    check.call("POST", "/auth/email/verification", headers=bearer, expect=202)
+    code = outbox.code("openapi@example.com")
+    check.call("POST", "/auth/email/verification/confirm", headers=bearer, body={"code": "000000"}, expect=400)
+    check.call("POST", "/auth/email/verification/confirm", headers=bearer, body={"code": other}, expect=400)
+    _, data = check.call("POST", "/auth/email/verification/confirm", headers=bearer, body={"code": code},
+                         expect=200)
+    if not json_body(data).get("user", {}).get("emailVerified"):
+        findings.append("POST /auth/email/verification/confirm: emailVerified is not true")
+    check.call("POST", "/auth/email/verification/confirm", headers=bearer, body={"code": code}, expect=400)
+    check.call("POST", "/auth/email/verification", expect=401)
+
+    reset_user = {"email": "reset@example.com", "password": "openapi reset password 1"}
+    check.call("POST", "/auth/register", body=reset_user, expect=201)
+    check.call("POST", "/auth/password/reset", body={"email": reset_user["email"]}, expect=202)
+    check.call("POST", "/auth/password/reset", body={"email": "nobody@example.com"}, expect=202)
+    check.call("POST", "/auth/password/reset", body={"email": "not an address"}, expect=400)
+    check.call("POST", "/auth/password/reset", body=b"x", headers={"Content-Type": "text/plain"}, expect=415)
+    code = outbox.code(reset_user["email"])
+    new_password = "openapi reset password 2"
+    check.call("POST", "/auth/password/reset/confirm", body={**reset_user, "code": "000000",
+                                                             "newPassword": new_password, "password": None},
+               expect=400)
+    check.call("POST", "/auth/password/reset/confirm",
+               body={"email": reset_user["email"], "code": "000000", "newPassword": new_password}, expect=400)
+    _, data = check.call("POST", "/auth/password/reset/confirm",
+                         body={"email": reset_user["email"], "code": code, "newPassword": new_password},
+                         expect=200)
+    reset_bearer = {"Authorization": f"Bearer {json_body(data).get('accessToken', '')}"}
+    check.call("POST", "/auth/password/change", headers=reset_bearer,
+               body={"currentPassword": "wrong password 123", "newPassword": "openapi reset password 3"}, expect=401)
+    check.call("POST", "/auth/password/change", headers=reset_bearer,
+               body={"currentPassword": new_password, "newPassword": "1qaz2wsx3edc"}, expect=400)
+    check.call("POST", "/auth/password/change", headers=reset_bearer,
+               body={"currentPassword": new_password, "newPassword": "openapi reset password 3"}, expect=200)
+    check.call("POST", "/auth/password/change", body={"currentPassword": "x", "newPassword": "y"}, expect=401)
+
+    check.call("POST", "/auth/email/code", body={"email": "codes@example.com"}, expect=202)
+    code = outbox.code("codes@example.com")
+    check.call("POST", "/auth/email/code/confirm", body={"email": "codes@example.com", "code": "000000"}, expect=400)
+    _, data = check.call("POST", "/auth/email/code/confirm", body={"email": "codes@example.com", "code": code},
+                         expect=200)
+    if json_body(data).get("created") is not True:
+        findings.append("POST /auth/email/code/confirm for a new address: created is not true")
+
+    check.call("POST", "/auth/email/change", headers=bearer,
+               body={"newEmail": "tenant@example.com", "currentPassword": password}, expect=409)
+    check.call("POST", "/auth/email/change", headers=bearer,
+               body={"newEmail": "openapi-new@example.com", "currentPassword": "wrong password 123"}, expect=401)
+    check.call("POST", "/auth/email/change", headers=bearer,
+               body={"newEmail": "openapi-new@example.com", "currentPassword": password}, expect=202)
+    code = outbox.code("openapi-new@example.com")
+    check.call("POST", "/auth/email/change/confirm", headers=bearer, body={"code": "000000"}, expect=400)
+    _, data = check.call("POST", "/auth/email/change/confirm", headers=bearer, body={"code": code}, expect=200)
+    if json_body(data).get("user", {}).get("email") != "openapi-new@example.com":
+        findings.append("POST /auth/email/change/confirm: the user's email did not change")
+
+
+def scenario(check, outbox):
     json_body = lambda data: json.loads(data)  # noqa: E731
     check.call("GET", "/healthz", expect=200)
     check.call("GET", "/readyz", expect=200)
@@ -305,6 +401,7 @@ def scenario(check):
         check.call("DELETE", "/auth/sessions/{id}", path=f"/auth/sessions/{other[0]}", headers=bearer, expect=204)
     check.call("DELETE", "/auth/sessions/{id}", path="/auth/sessions/00000000-0000-0000-0000-000000000000",
                headers=bearer, expect=404)
+    email_codes(check, outbox, bearer, user["password"])
     check.call("POST", "/auth/logout", path="/auth/logout?scope=local", headers=bearer, expect=204)
     check.call("POST", "/auth/logout", expect=401)
 
@@ -342,6 +439,12 @@ def main():
             "TOKENVEND_IDENTITY_PROVIDERS": json.dumps(providers),
             "TOKENVEND_VENDORS": json.dumps(VENDORS),
             "TOKENVEND_SERVER_PUBLIC_URL": f"http://127.0.0.1:{port}",
+            # The file transport (the default without an SMTP URL), into the temporary folder; sign-in codes on.
+            "TOKENVEND_EMAIL_TRANSPORT": "file",
+            "TOKENVEND_EMAIL_FILE_DIRECTORY": os.path.join(directory, "outbox"),
+            "TOKENVEND_EMAIL_SIGN_IN_CODES": "true",
+            # The scripted session sends more than the default 60 limited requests a minute from one address.
+            "TOKENVEND_RATE_LIMIT_REQUESTS_PER_ADDRESS_PER_MINUTE": "1000",
         })
         log = open(os.path.join(directory, "server.log"), "w")
         server = subprocess.Popen([binary, "serve"],
@@ -361,7 +464,7 @@ def main():
                 print(open(os.path.join(directory, "server.log")).read(), file=sys.stderr)
                 findings.append(f"server exited with {server.returncode}")
             else:
-                scenario(Checker(spec, port))
+                scenario(Checker(spec, port), Outbox(os.path.join(directory, "outbox")))
         finally:
             server.terminate()
             server.wait(timeout=30)

@@ -23,7 +23,9 @@
 # account): schemathesis sends all of its requests from 127.0.0.1, and a 429 would hide the answers under test.
 # The `apple` and `google` identity providers of openapi.yaml's enum are configured with a key URL nobody answers
 # (port 9): generated ID tokens are refused (401) or, should one parse, find no keys (503). A `github` browser
-# provider (explicit endpoints: no network at start) lets GET /auth/oauth/{provider} redirect.
+# provider (explicit endpoints: no network at start) lets GET /auth/oauth/{provider} redirect. Email goes to the
+# `file` transport in the temporary folder, sign-in codes are on, and the per-address send limits are at their maxima
+# (a 429 would hide the answers under test; the scripted check and the Swift tests cover the limits).
 #
 # Two phases per seed, because logging out or revoking a session would revoke the token the other operations
 # are tested with:
@@ -102,6 +104,8 @@ start_server() {
   "rateLimit": {"loginFailuresPerAccount": 1000, "idTokenFailuresPerAddress": 1000000,
                 "requestsPerAddressPerMinute": 1000000},
   "identity": {"maxPendingFlowsPerAddress": 100000},
+  "email": {"transport": "file", "fileDirectory": "$WORK/outbox", "signInCodes": true,
+            "sendsPerAddressPerMinute": 1000, "sendsPerAddressPerHour": 100000},
   "moss": {"projectId": "schemathesis", "projectKey": "schemathesis-project-key",
            "authURL": "http://127.0.0.1:$MOSS_PORT/identity/auth/token"},
   "stream": {"keys": [{"kid": "schemathesis", "secret": "$STREAM_SECRET"}]},

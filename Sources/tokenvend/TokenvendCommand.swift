@@ -10,8 +10,8 @@ struct TokenvendCommand: AsyncParsableCommand {
         abstract: "Vends short-lived tokens to apps: accounts, sessions, Moss and Bloomreach tokens.",
         subcommands: [
             ServeCommand.self, UsersCommand.self, DatabaseCommand.self, HealthcheckCommand.self, KeysCommand.self,
-            JWTCommand.self,
-            LoginCommand.self, TokenCommand.self, LogoutCommand.self,
+            JWTCommand.self, EmailCommand.self,
+            LoginCommand.self, TokenCommand.self, LogoutCommand.self, PasswordResetCommand.self,
         ]
     )
 

@@ -84,6 +84,8 @@ public final class FakeAuthServer: HTTPTransport {
         public var unreachablePaths: Set<String> = []
         /// The user each access token was issued to (``FakeAuthServer/user`` when absent).
         public var accessOwners: [String: User] = [:]
+        /// The email-code endpoints' state (FakeAuthServer+Email.swift).
+        public var email = FakeEmailState()
     }
 
     public static let user = User(id: "u-1", email: email, role: "user", tenantID: nil)
@@ -176,6 +178,8 @@ public final class FakeAuthServer: HTTPTransport {
         case ("GET", "/moss-token"): return moss(request)
         case ("POST", "/stream-token"): return stream(request)
         case ("POST", let path) where path.hasPrefix("/vend/"): return vend(request, vendor: String(path.dropFirst(6)))
+        case ("POST", let path) where path.hasPrefix("/auth/email/") || path.hasPrefix("/auth/password/"):
+            return emailFlow(request)
         default: return Self.error(404, .notFound)
         }
     }

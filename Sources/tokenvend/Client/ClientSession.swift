@@ -1,3 +1,4 @@
+import AuthAPI
 import TokenClientCore
 
 #if canImport(FoundationEssentials)
@@ -27,5 +28,23 @@ struct ClientSession {
     /// - Throws: ``TokenClientError/storage(_:)``.
     func requireReadableStore() async throws {
         if let error = await session.lastStorageError { throw error }
+    }
+
+    /// Runs a sign-in (`signIn` stores the tokens in the session file) and records the server beside the file, so
+    /// later commands send the tokens nowhere else: `login` and `password-reset`.
+    /// - Throws: what `signIn` throws; the session file's save error; a failed record (the tokens are dropped then).
+    func signIn(_ signIn: (AuthSession) async throws -> User) async throws -> User {
+        try location.createFolderIfMissing()
+        let storageErrorBefore = await storageError()
+        let user = try await signIn(session)
+        if let error = await storageError(), error != storageErrorBefore { throw error }
+        do {
+            try SessionServerRecord(sessionFile: location.file).write(serverURL)
+        } catch {
+            // Without the record a later command could send these tokens to another server: drop them.
+            try? FileTokenStore(url: location.file).clear()
+            throw error
+        }
+        return user
     }
 }

@@ -44,17 +44,7 @@ struct LoginCommand: AsyncParsableCommand {
             )
             let password = try reader.read()
             let client = try client.makeSession(in: context, replacingRecord: true)
-            try client.location.createFolderIfMissing()
-            let storageErrorBefore = await client.storageError()
-            let user = try await client.session.login(email: email, password: password)
-            if let error = await client.storageError(), error != storageErrorBefore { throw error }
-            do {
-                try SessionServerRecord(sessionFile: client.location.file).write(client.serverURL)
-            } catch {
-                // Without the record a later command could send these tokens to another server: drop them.
-                try? FileTokenStore(url: client.location.file).clear()
-                throw error
-            }
+            let user = try await client.signIn { try await $0.login(email: email, password: password) }
             context.writeOutput("signed in as \(user.email ?? "-") (id \(user.id))")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServerTesting
+import TokenServiceTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -74,22 +75,13 @@ struct InstanceClient: Sendable {
     }
 
     private func parse(_ raw: [UInt8]) throws -> Answer {
-        let separator = Array("\r\n\r\n".utf8)
-        guard let end = raw.indices.first(where: { raw[$0...].starts(with: separator) }) else {
-            throw Failure(description: "instance \(name): no complete response head in \(raw.count) bytes")
+        let response: TestResponse
+        do {
+            response = try TestResponse(raw: raw)
+        } catch {
+            throw Failure(description: "instance \(name): \(error)")
         }
-        var lines = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
-            throw Failure(description: "instance \(name): bad status line")
-        }
-        var fields: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        let body = Data(raw[(end + 4)...])
-        let object = (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:]
-        return Answer(status: status, headers: fields, object: object, duration: .zero)
+        let object = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? [:]
+        return Answer(status: response.status, headers: response.headers, object: object, duration: .zero)
     }
 }

@@ -29,24 +29,6 @@ enum FreshConnection {
             try RawHTTP.send(fd, text)
             return RawHTTP.readBytesToEnd(fd)
         }
-        return try parse(raw)
-    }
-
-    private static func parse(_ raw: [UInt8]) throws -> TestResponse {
-        let separator = Array("\r\n\r\n".utf8)
-        guard let end = raw.indices.first(where: { raw[$0...].starts(with: separator) }) else {
-            throw Failure(description: "no response head in \(raw.count) bytes")
-        }
-        var lines = String(decoding: raw[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
-            throw Failure(description: "bad status line")
-        }
-        var fields: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        return TestResponse(status: status, headers: fields, body: Data(raw[(end + 4)...]))
+        return try TestResponse(raw: raw)
     }
 }
