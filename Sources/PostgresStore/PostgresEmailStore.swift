@@ -26,25 +26,26 @@ public struct PostgresEmailStore: EmailStoring {
     static let summaryColumns =
         "id, kind, recipient, attempts, created_at, next_attempt_at, claimed_until, failed_at, last_error"
 
-    public func issueCode(_ code: EmailCode, message: OutboxMessage) async throws(StoreError) {
+    public func issueCode(_ code: EmailCode, message: OutboxMessage?) async throws(StoreError) {
         // One pipeline, one implicit transaction: a failing insert takes the code back with it.
         do {
-            _ = try await context.writeCounters([
-                PostgresStatement(
-                    "email.issueCode",
-                    """
-                    INSERT INTO email_codes (\(Self.codeColumns))
-                    VALUES ($1, $2, $3, $4, $5, 0, $6::bigint, $7::bigint)
-                    ON CONFLICT (purpose, subject) DO UPDATE SET hash = EXCLUDED.hash, user_id = EXCLUDED.user_id,
-                        email = EXCLUDED.email, attempts = 0, created_at = EXCLUDED.created_at,
-                        expires_at = EXCLUDED.expires_at
-                    """,
-                    [
-                        code.purpose.rawValue, code.subject, code.hash, code.userID, code.email,
-                        String(code.createdAt.storeMilliseconds), String(code.expiresAt.storeMilliseconds),
-                    ]),
-                Self.insert(message),
-            ])
+            let queued = message.map { [Self.insert($0)] } ?? []
+            _ = try await context.writeCounters(
+                [
+                    PostgresStatement(
+                        "email.issueCode",
+                        """
+                        INSERT INTO email_codes (\(Self.codeColumns))
+                        VALUES ($1, $2, $3, $4, $5, 0, $6::bigint, $7::bigint)
+                        ON CONFLICT (purpose, subject) DO UPDATE SET hash = EXCLUDED.hash, user_id = EXCLUDED.user_id,
+                            email = EXCLUDED.email, attempts = 0, created_at = EXCLUDED.created_at,
+                            expires_at = EXCLUDED.expires_at
+                        """,
+                        [
+                            code.purpose.rawValue, code.subject, code.hash, code.userID, code.email,
+                            String(code.createdAt.storeMilliseconds), String(code.expiresAt.storeMilliseconds),
+                        ])
+                ] + queued)
         } catch .constraint(.foreignKey) {
             throw .notFound  // the only reference: the user
         }

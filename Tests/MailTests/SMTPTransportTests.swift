@@ -112,8 +112,9 @@ import Testing
         var anonymous = settings
         anonymous.username = nil
         let required = try #require(try await Self.failure(anonymous))
-        #expect(required.kind == .permanent)
-        #expect(required.reason == "SMTP server refused the message (530)")
+        // 530 "authentication required" is a configuration fault too: messages wait while the operator sets a login.
+        #expect(required.kind == .transient)
+        #expect(required.reason == "SMTP server requires a login (530): set email.smtp.username")
     }
 
     @Test("a 5xx reply to the message is permanent, a 4xx transient; the reason holds no code or text")

@@ -20,14 +20,14 @@ public struct EmailStore: EmailStoring {
         self.database = database
     }
 
-    public func issueCode(_ code: EmailCode, message: OutboxMessage) async throws(StoreError) {
+    public func issueCode(_ code: EmailCode, message: OutboxMessage?) async throws(StoreError) {
         let stored = EmailCode(
             purpose: code.purpose, subject: code.subject, hash: code.hash, userID: code.userID, email: code.email,
             attempts: 0, createdAt: code.createdAt, expiresAt: code.expiresAt)
         try await database.write { (connection: Connection) throws(StoreError) in
             try Self.upsert(stored, connection)
             // In the same transaction: a failing insert takes the code back with it.
-            try Self.insert(message, connection)
+            if let message { try Self.insert(message, connection) }
         }
     }
 

@@ -16,10 +16,12 @@
 /// Both tables are transient: `tokenvend db copy` copies neither (drain the outbox first; `tokenvend email outbox`).
 public protocol EmailStoring: Sendable {
     /// Stores `code`, replacing any code of the same purpose and subject (and so resetting its tries), and queues
-    /// `message`, in one transaction: either both are written or neither.
+    /// `message`, in one transaction: either both are written or neither. Without a message, only the code is
+    /// stored: the enumeration-safe endpoints store an unusable code for an address without an active account, so
+    /// that its request costs the same write as a known address's and nothing in its timing tells them apart.
     /// - Throws: `.notFound` when `code.userID` names no user; `.constraint(.primaryKey)` when the message id is
     ///   taken.
-    func issueCode(_ code: EmailCode, message: OutboxMessage) async throws(StoreError)
+    func issueCode(_ code: EmailCode, message: OutboxMessage?) async throws(StoreError)
 
     /// Queues a message that carries no code (`email_changed_notice`, a test message).
     /// - Throws: `.constraint(.primaryKey)` when the message id is taken.

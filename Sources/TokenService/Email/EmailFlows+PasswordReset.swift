@@ -16,8 +16,12 @@ extension EmailFlows {
         try await auth.limitAddress(request)
         let email = try Self.address(try EmailRequest(body: request).email)
         guard try await sendLimit(email, purpose: .passwordReset) == nil else { return Self.accepted }
-        guard let user = try await findAccount(byEmail: email), !user.isDisabled else { return Self.accepted }
-        try await issueQuietly(.passwordReset, kind: .passwordReset, userID: user.id, email: email, context: context)
+        // An unknown or disabled address gets a decoy: the same work and one durable write, nothing sent, so neither
+        // the answer nor its timing (nor a failing database) tells it from an active account's.
+        let user = try await findAccount(byEmail: email)
+        let active = user.map { !$0.isDisabled } ?? false
+        try await issueQuietly(
+            .passwordReset, kind: .passwordReset, userID: user?.id, email: email, context: context, decoy: !active)
         return Self.accepted
     }
 

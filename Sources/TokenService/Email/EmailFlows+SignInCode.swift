@@ -10,7 +10,7 @@ extension EmailFlows {
     ///
     /// Enumeration-safe as the reset: the same answer for a known, an unknown, a disabled or a limited address.
     /// An unknown address gets a code too (it signs up, or answers `403 registration_closed` when registration is
-    /// closed by then); a disabled account's gets none.
+    /// closed by then); a disabled account's gets a decoy that sends nothing.
     func requestSignInCode(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         guard settings.signInCodes else { throw ServiceError.notFound }
         _ = try mail()
@@ -18,8 +18,10 @@ extension EmailFlows {
         let email = try Self.address(try EmailRequest(body: request).email)
         guard try await sendLimit(email, purpose: .signIn) == nil else { return Self.accepted }
         let user = try await findAccount(byEmail: email)
-        if let user, user.isDisabled { return Self.accepted }
-        try await issueQuietly(.signIn, kind: .signIn, userID: user?.id, email: email, context: context)
+        // A disabled account's address gets a decoy (the same work and write, nothing sent), as in the reset.
+        let disabled = user?.isDisabled ?? false
+        try await issueQuietly(
+            .signIn, kind: .signIn, userID: user?.id, email: email, context: context, decoy: disabled)
         return Self.accepted
     }
 

@@ -72,26 +72,35 @@ struct EmailFlows: Sendable {
     /// - Parameters:
     ///   - subject: whose code: the user id (verification, email change) or the normalised address.
     ///   - email: where the message goes.
+    ///   - decoy: for an address without an active account at an enumeration-safe endpoint: the same work (a code
+    ///     made, its message rendered and sealed, one durable write) so that the request costs what a known
+    ///     address's costs, but the stored hash is that of a text no presented code can equal (codes are digits),
+    ///     no account is named, and the message is dropped, never queued.
     /// - Throws: 503 when the store cannot take it; `MailError` for an address a message cannot carry.
     func issue(
-        _ purpose: EmailCodePurpose, kind: MailKind, subject: String, userID: String?, email: String
+        _ purpose: EmailCodePurpose, kind: MailKind, subject: String, userID: String?, email: String,
+        decoy: Bool = false
     ) async throws {
         let mail = try mail()
         let code = try EmailCodeKeys.generateCode(length: settings.codeLength)
         let now = auth.now()
+        let hash = try keys.hash(code: decoy ? Self.decoyCode : code, purpose: purpose, subject: subject)
         let record = EmailCode(
-            purpose: purpose, subject: subject, hash: try keys.hash(code: code, purpose: purpose, subject: subject),
-            userID: userID, email: email, createdAt: now,
+            purpose: purpose, subject: subject, hash: hash, userID: decoy ? nil : userID, email: email, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(settings.codeLifetimeSeconds)))
         let message = try message(kind, to: email, code: code, mail: mail, now: now)
         do {
-            try await store.issueCode(record, message: message)
+            try await store.issueCode(record, message: decoy ? nil : message)
         } catch {
             throw AuthService.mapStore(error)
         }
+        guard !decoy else { return }
         metrics.code(purpose, .issued)
         sender?.wake()
     }
+
+    /// What a decoy code's stored hash is computed over: not digits, so no presented code matches it.
+    static let decoyCode = "decoy"
 
     /// Queues a message that carries no code (`email_changed_notice`), then wakes the sender.
     func notify(_ kind: MailKind, to email: String, about address: String) async throws {
@@ -183,13 +192,15 @@ struct EmailFlows: Sendable {
         }
     }
 
-    /// ``issue(_:kind:subject:userID:email:)`` for the enumeration-safe endpoints: an address a message cannot
-    /// carry is logged and nothing is sent, so the answer stays the same `202 {}`.
+    /// ``issue(_:kind:subject:userID:email:decoy:)`` for the enumeration-safe endpoints: an address a message
+    /// cannot carry is logged and nothing is sent, so the answer stays the same `202 {}`. `decoy` for an address
+    /// without an active account: the same work and write, nothing sent.
     func issueQuietly(
-        _ purpose: EmailCodePurpose, kind: MailKind, userID: String?, email: String, context: RequestContext
+        _ purpose: EmailCodePurpose, kind: MailKind, userID: String?, email: String, context: RequestContext,
+        decoy: Bool = false
     ) async throws {
         do {
-            try await issue(purpose, kind: kind, subject: email, userID: userID, email: email)
+            try await issue(purpose, kind: kind, subject: email, userID: userID, email: email, decoy: decoy)
         } catch let error as ServiceError {
             throw error
         } catch {

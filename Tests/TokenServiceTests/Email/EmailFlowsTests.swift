@@ -2,8 +2,9 @@ import Foundation
 import MailTesting
 import Store
 import Testing
-import TokenService
 import TokenServiceTesting
+
+@testable import TokenService
 
 /// The email flows end to end: a real server on port 0 delivering through its outbox sender to an SMTP sink,
 /// on SQLite, and on PostgreSQL under `TOKENVEND_TEST_BACKEND=postgres` (Makefile: POSTGRES_END_TO_END).
@@ -90,6 +91,15 @@ struct EmailFlowsTests {
             // arrive before the known one's.
             let first = try await mail.nextMail()
             #expect(first.rcptTos == ["known@example.com"])
+            // The unknown and disabled addresses cost the same durable write as the known one: a decoy code that no
+            // presented code matches (a try counts against it, as against a real one) and no queued message.
+            let email = mail.server.server.backend.email
+            for address in ["nobody@example.com", "disabled@example.com"] {
+                let check = try await email.redeemCode(
+                    purpose: .passwordReset, subject: address, hash: "00", maxAttempts: 5, now: Date())
+                #expect(check == .rejected(attemptsLeft: 4))
+            }
+            #expect(try await email.listOutbox().isEmpty)
         }
     }
 
