@@ -127,6 +127,19 @@ public struct PostgresEmailStore: EmailStoring {
         return entries.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
+    @discardableResult
+    public func releaseOutbox(claimedBy owner: String) async throws(StoreError) -> Int {
+        let rows = try await context.writeCounters([
+            PostgresStatement(
+                "email.release",
+                """
+                UPDATE email_outbox SET claimed_by = NULL, claimed_until = NULL
+                WHERE claimed_by = $1 AND failed_at IS NULL
+                """, [owner])
+        ])
+        return rows[0].affected
+    }
+
     public func completeOutbox(id: String) async throws(StoreError) {
         _ = try await context.writeCounters([
             PostgresStatement("email.complete", "DELETE FROM email_outbox WHERE id = $1", [id])

@@ -68,6 +68,30 @@ import Testing
         }
     }
 
+    @Test(
+        "releasing an owner's rows makes them due at once; other owners' and given-up rows stay as they are",
+        arguments: Backend.allCases)
+    func releaseByOwner(backend: Backend) async throws {
+        try await backend.with { store in
+            try await store.email.enqueue(Self.message("held", at: 0))
+            try await store.email.enqueue(Self.message("other", at: 1))
+            try await store.email.enqueue(Self.message("failed", at: 2))
+            #expect(try await Self.claim(store, "host:8080", limit: 1, at: 3).map(\.id) == ["held"])
+            #expect(try await Self.claim(store, "host:9090", limit: 1, at: 3).map(\.id) == ["other"])
+            #expect(try await Self.claim(store, "host:8080", limit: 1, at: 3).map(\.id) == ["failed"])
+            try await store.email.failOutbox(id: "failed", lastError: "refused", now: Fixture.at(4))
+
+            #expect(try await store.email.releaseOutbox(claimedBy: "host:8080") == 1)
+            #expect(try await store.email.releaseOutbox(claimedBy: "host:8080") == 0, "nothing left to release")
+            let rows = Dictionary(uniqueKeysWithValues: try await store.email.listOutbox().map { ($0.id, $0) })
+            #expect(rows["held"]?.claimedUntil == nil)
+            #expect(rows["other"]?.claimedUntil == Fixture.at(123))
+            #expect(rows["failed"]?.failedAt == Fixture.at(4))
+            // Due again long before its lease would have ended, for any owner.
+            #expect(try await Self.claim(store, "host:8080", at: 5).map(\.id) == ["held"])
+        }
+    }
+
     @Test("a completed row is deleted; completing it again changes nothing", arguments: Backend.allCases)
     func complete(backend: Backend) async throws {
         try await backend.with { store in

@@ -87,6 +87,17 @@ public struct EmailStore: EmailStoring {
         }
     }
 
+    @discardableResult
+    public func releaseOutbox(claimedBy owner: String) async throws(StoreError) -> Int {
+        try await database.write { (connection: Connection) throws(StoreError) -> Int in
+            try connection.execute(
+                """
+                UPDATE email_outbox SET claimed_by = NULL, claimed_until = NULL
+                WHERE claimed_by = ? AND failed_at IS NULL
+                """, [.text(owner)])
+        }
+    }
+
     public func completeOutbox(id: String) async throws(StoreError) {
         try await database.write { (connection: Connection) throws(StoreError) in
             _ = try connection.execute("DELETE FROM email_outbox WHERE id = ?", [.text(id)])

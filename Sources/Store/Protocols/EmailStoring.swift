@@ -43,6 +43,13 @@ public protocol EmailStoring: Sendable {
     /// or before `now`, and that nobody holds (never claimed, or a lease that ran out), oldest first.
     func claimOutbox(owner: String, limit: Int, lease: Duration, now: Date) async throws(StoreError) -> [OutboxEntry]
 
+    /// Releases every pending row `owner` holds (as if its lease ended now), so they are due again at once: a
+    /// sender that starts under the name of one that died (the same host and port: a restarted container or
+    /// process) takes back what its predecessor held instead of waiting for the leases to run out.
+    /// - Returns: how many rows were released.
+    @discardableResult
+    func releaseOutbox(claimedBy owner: String) async throws(StoreError) -> Int
+
     /// Deletes a row once its message was delivered; a row already gone (completed elsewhere) is no error.
     func completeOutbox(id: String) async throws(StoreError)
 

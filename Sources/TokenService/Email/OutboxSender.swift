@@ -16,7 +16,8 @@ import Synchronization
 ///
 /// It wakes at once when a request of this instance queues a row (``wake()``), and otherwise sleeps until the
 /// next row falls due (`nextOutboxDue`) but never longer than 30 s, so rows queued by other instances, and rows
-/// whose sender died with them (their lease runs out after 90 s), are picked up within two minutes. The transport
+/// whose sender died with them (their lease runs out after 90 s), are picked up within two minutes; a sender
+/// started under the name of one that died (``start(as:)``) takes its rows back at once. The transport
 /// runs the SMTP exchange on a thread of its own, so a slow mail server holds only this loop, never a request.
 ///
 /// Logs carry the row id, kind, result, attempt and, for the file transport, the file written; never the code,
@@ -56,8 +57,9 @@ final class OutboxSender: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
     let timing: Timing
-    /// Who holds a claimed row: this instance, for its lifetime.
-    let owner = UUID().uuidString.lowercased()
+    /// Who holds a claimed row: a random name, or the instance's name from ``start(as:)``.
+    var owner: String { identity.withLock { $0 } }
+    private let identity = Mutex(UUID().uuidString.lowercased())
     private let signal = WakeSignal()
     private let state = Mutex(State())
 
@@ -76,10 +78,14 @@ final class OutboxSender: Sendable {
     }
 
     /// Starts the loop (once; later calls, and calls after `stop()`, do nothing).
-    func start() {
+    /// - Parameter name: the instance's name (`TokenServer` gives `<host name>:<port>`, which no other live process
+    ///   can have); the loop first takes back the rows a previous process of that name held when it died, so a
+    ///   restarted instance sends them at once rather than after their 90 s lease. Nil: a random name.
+    func start(as name: String? = nil) {
         state.withLock { state in
             guard state.task == nil, !state.stopped else { return }
-            state.task = Task { await self.run() }
+            if let name { identity.withLock { $0 = name } }
+            state.task = Task { await self.run(releasing: name != nil) }
         }
     }
 
@@ -107,8 +113,21 @@ final class OutboxSender: Sendable {
 
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
-    private func run() async {
+    private func run(releasing: Bool) async {
         logger.debug("email outbox sender started", metadata: ["email.sender": "\(owner)"])
+        if releasing {
+            do {
+                let released = try await store.releaseOutbox(claimedBy: owner)
+                if released > 0 {
+                    logger.info(
+                        "email outbox: took back rows a previous process of this instance held",
+                        metadata: ["email.sender": "\(owner)", "email.released": "\(released)"])
+                }
+            } catch {
+                // Not fatal: the rows fall due again when their leases run out.
+                logger.warning("email outbox release failed", metadata: ["error": "\(error)"])
+            }
+        }
         while !isStopped {
             let handled = await deliverDue()
             await countPending()

@@ -6,6 +6,12 @@ public import Prometheus
 import SQLiteStore
 public import Store
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The whole service: the store, the token keys, the hashing pool, the Moss cache, the routes and the
 /// HTTP server, built from one `TokenServiceConfiguration`.
 ///
@@ -131,9 +137,20 @@ public final class TokenServer: Sendable {
         return port
     }
 
+    /// This process's name among the instances sharing the store: `<host name>:<port>`. No two live processes
+    /// have the same (they could not both listen on the port), and a process restarted in the same container or
+    /// on the same host and port gets its predecessor's name (`OutboxSender.start(as:)`).
+    static func instanceName(port: Int) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let host =
+            gethostname(&buffer, buffer.count) == 0
+            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
+        return "\(host):\(port)"
+    }
+
     private func announce(_ port: Int) {
         sessionPurger.start()
-        outboxSender?.start()
+        outboxSender?.start(as: Self.instanceName(port: port))
         logger.info(
             "tokenvend listening",
             metadata: [
@@ -164,7 +181,7 @@ public final class TokenServer: Sendable {
     public func run() async throws -> Bool {
         defer { flush() }
         sessionPurger.start()  // idempotent: `start()` may have scheduled it already
-        outboxSender?.start()  // idempotent too
+        // The outbox sender starts in `announce`, once the port (part of its name) is known.
         let outcome = try await http.run { port in announce(port) }
         await sessionPurger.stop()
         await outboxSender?.stop()

@@ -99,7 +99,8 @@ struct EmailFlowsTests {
                     purpose: .passwordReset, subject: address, hash: "00", maxAttempts: 5, now: Date())
                 #expect(check == .rejected(attemptsLeft: 4))
             }
-            #expect(try await email.listOutbox().isEmpty)
+            // (The known address's row may still be there: the sender deletes it just after the sink has it.)
+            #expect(try await email.listOutbox().allSatisfy { $0.recipient == "known@example.com" })
         }
     }
 

@@ -31,11 +31,14 @@ final class ServeProcess {
 
     /// Launches `tokenvend serve --config <folder>/<name>.json` and waits for its "tokenvend listening" line.
     /// - Throws: ``Failure`` when the process exits first (with its stderr) or no such line comes within 60 s.
-    static func start(_ configuration: [String: Any], name: String, folder: URL) async throws -> ServeProcess {
+    /// - Parameter port: the port to listen on; 0 (the default) lets the system choose.
+    static func start(_ configuration: [String: Any], name: String, folder: URL, port: Int = 0) async throws
+        -> ServeProcess
+    {
         let file = folder.appending(path: "\(name).json")
         try JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys]).write(to: file)
         let server = try ServeProcess(
-            name: name, arguments: ["serve", "--config", file.path, "--host", "127.0.0.1", "--port", "0"],
+            name: name, arguments: ["serve", "--config", file.path, "--host", "127.0.0.1", "--port", String(port)],
             folder: folder)
         let line = try await server.waitForLine(containing: "tokenvend listening")
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
