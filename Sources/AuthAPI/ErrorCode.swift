@@ -33,6 +33,9 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     /// 400: an email code that is wrong, expired, used, or killed by five wrong tries (`POST /auth/email/…/confirm`,
     /// `POST /auth/password/reset/confirm`).
     public static let invalidCode: Self = "invalid_code"
+    /// `DELETE /auth/account`: a missing or wrong password, or a passwordless session that signed in longer than
+    /// `account.reauthenticationSeconds` ago (sign in again, then retry).
+    public static let reauthenticationRequired: Self = "reauthentication_required"
     /// 401: login failed.
     public static let invalidCredentials: Self = "invalid_credentials"
     /// 401: access token missing, malformed, expired, or its session revoked.
@@ -84,6 +87,6 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
         .registrationClosed, .notFound, .methodNotAllowed, .emailTaken, .payloadTooLarge,
         .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable, .requestTimeout,
         .notImplemented, .uriTooLong, .headerTooLarge, .httpVersionNotSupported, .identityConflict,
-        .unsupportedGrantType, .invalidCode,
+        .unsupportedGrantType, .invalidCode, .reauthenticationRequired,
     ]
 }

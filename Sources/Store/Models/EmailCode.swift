@@ -14,6 +14,9 @@ public enum EmailCodePurpose: String, Sendable, Hashable, CaseIterable {
     case signIn = "sign_in"
     /// Moves the account to a new address (`POST /auth/email/change`); subject: the user id.
     case emailChange = "email_change"
+    /// Deletes the account without the app (`POST /auth/account/deletion`, the page at `GET /account/delete`);
+    /// subject: the normalised email.
+    case deletion
 }
 
 /// A stored email code: never the code itself, only its keyed hash.

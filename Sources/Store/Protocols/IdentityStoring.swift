@@ -81,6 +81,21 @@ public protocol IdentityStoring: Sendable {
     /// - Throws: `.unavailable`.
     @discardableResult
     func pruneNonces(expiredBy now: Date) async throws(StoreError) -> Int
+
+    /// Stores (replacing any earlier one) the provider's refresh token of the identity (provider, subject) linked to
+    /// `userID`, sealed by the caller (`Identity.sealedRefreshToken`).
+    /// - Returns: false when no such link exists (unlinked or deleted meanwhile): nothing stored.
+    /// - Throws: `.unavailable`.
+    @discardableResult
+    func setSealedRefreshToken(provider: String, subject: String, userID: String, sealed: [UInt8])
+        async throws(StoreError) -> Bool
+
+    /// Records whether the provider's email relay forwards to the identity (provider, subject), whoever it is
+    /// linked to (Apple's `email-enabled` / `email-disabled`).
+    /// - Returns: false for an unknown identity (nothing stored).
+    /// - Throws: `.unavailable`.
+    @discardableResult
+    func setEmailForwarding(provider: String, subject: String, forwards: Bool) async throws(StoreError) -> Bool
 }
 
 extension IdentityStoring {

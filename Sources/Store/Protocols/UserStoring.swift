@@ -81,6 +81,27 @@ public protocol UserStoring: Sendable {
     /// before keep the old `tenantId` until they expire; the next refresh carries the new one.
     /// - Throws: `.notFound` for an unknown id.
     func setTenant(userID: String, tenantID: String?) async throws(StoreError)
+
+    /// Deletes the account (issue 33), in one transaction:
+    /// - queues, for each of its identities holding a sealed provider refresh token, one outbox row of kind
+    ///   `OutboxJobKind.providerTokenRevocation` (a new random id, `recipient` the provider name, `body` the sealed
+    ///   token as stored, due at once), so the revocation survives a restart and never blocks the deletion;
+    /// - deletes pending email outbox rows addressed to the account's email (nothing more is sent to it);
+    /// - deletes the user row, and with it (by `ON DELETE CASCADE`) its identities, customer ids, sessions, email
+    ///   codes and every other row that names it; the sessions' end reaches every instance at once, as a
+    ///   revocation does (PostgreSQL: `pg_notify` on the change feed; SQLite: the commit counter);
+    /// - records `DeletedAccount(userID, now, method)` in `deleted_accounts` (no personal data).
+    ///
+    /// The email can register again afterwards. On SQLite, `secure_delete` is on, so the deleted rows' bytes do
+    /// not linger in free pages.
+    /// - Returns: the record kept.
+    /// - Throws: `.notFound` for an unknown id (deleted already, or never was).
+    @discardableResult
+    func deleteUser(userID: String, method: AccountDeletionMethod, now: Date) async throws(StoreError)
+        -> DeletedAccount
+
+    /// The records of deleted accounts, oldest first (for audits and tests).
+    func deletedAccounts() async throws(StoreError) -> [DeletedAccount]
 }
 
 extension UserStoring {
