@@ -71,6 +71,7 @@ extension ConfigurationKey {
             .init("identity.flowLifetimeSeconds", .integer(5...900)),
             .init("identity.maxPendingFlows", .integer(1...1_000_000)),
             .init("identity.maxPendingFlowsPerAddress", .integer(1...100_000)),
+            .init("identity.tokenEncryptionKeyFile", .optionalString),
             .init(
                 "identityProviders",
                 .section(

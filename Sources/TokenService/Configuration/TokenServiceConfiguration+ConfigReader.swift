@@ -79,6 +79,7 @@ extension TokenServiceConfiguration.Identity {
         flowLifetimeSeconds = reader.int(forKey: "flowLifetimeSeconds") ?? flowLifetimeSeconds
         maxPendingFlows = reader.int(forKey: "maxPendingFlows") ?? maxPendingFlows
         maxPendingFlowsPerAddress = reader.int(forKey: "maxPendingFlowsPerAddress") ?? maxPendingFlowsPerAddress
+        tokenEncryptionKeyFile = reader.optionalString(forKey: "tokenEncryptionKeyFile")
     }
 }
 

@@ -31,6 +31,9 @@ public struct ServiceMetrics: Sendable {
     /// `tokenvend_email_messages_total{kind,result}`, `tokenvend_email_codes_total{kind,result}` and
     /// `tokenvend_email_outbox_pending`.
     public let email: EmailMetrics
+    /// `tokenvend_apple_token_requests_total{operation,result}` and
+    /// `tokenvend_apple_notifications_total{type,result}`.
+    public let apple: AppleMetrics
     private let samplers: Samplers
 
     /// Creates the metrics in `registry`. Default: a new registry of their own.
@@ -55,6 +58,7 @@ public struct ServiceMetrics: Sendable {
             help: "ID tokens refused with 401 invalid_grant, by reason.", label: "reason")
         oauthSignIns = OAuthSignInCounter(registry: registry)
         email = EmailMetrics(registry: registry)
+        apple = AppleMetrics(registry: registry)
         samplers = Samplers()
         samplers.add(email.gaugeSampler)
     }

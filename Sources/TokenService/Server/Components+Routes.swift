@@ -48,6 +48,10 @@ extension Components {
         router.post("/auth/idtoken") { request, context async throws in
             try await auth.signInWithIDToken(request, context)
         }
+        let appleNotifications = self.appleNotifications
+        router.post("/auth/apple/notifications") { request, context async throws in
+            try await appleNotifications.handle(request, context)
+        }
         router.get("/auth/oauth/:provider") { request, context async throws in
             try await auth.startOAuth(request, context)
         }
