@@ -14,6 +14,11 @@ struct Components: Sendable {
     let email: EmailFlows
     /// This instance's outbox sender; nil when `email.transport` is `off`.
     let sender: OutboxSender?
+    /// Deletes accounts (issue 33): `DELETE /auth/account`, the `deletion` code, the web page, Apple's
+    /// notification.
+    let deletion: AccountDeletion
+    /// Account deletion's endpoints and the page at `GET /account/delete`.
+    let accounts: AccountEndpoints
     let vending: TokenVending
     let hashingPool: HashingPool
     let metrics: ServiceMetrics
@@ -91,6 +96,11 @@ struct Components: Sendable {
         (email, sender) = try Self.emailFlows(
             configuration, backend: backend, auth: auth, refreshSecret: refreshSecret.bytes, metrics: metrics,
             logger: logger, now: now)
+        let wakeSender: @Sendable () -> Void = { [sender] in sender?.wake() }
+        deletion = AccountDeletion(users: users, metrics: metrics, logger: logger, wake: wakeSender, now: now)
+        accounts = AccountEndpoints(
+            email: email, deletion: deletion,
+            reauthenticationSeconds: configuration.account.reauthenticationSeconds)
         vending = TokenVending(
             authenticator: authenticator,
             vendors: try Self.vendors(configuration.vendors, metrics: metrics, logger: logger),
