@@ -8,6 +8,7 @@ extension Components {
     func register(on router: inout Router, backend: any StoreBackend) {
         let auth = self.auth
         let email = self.email
+        let accounts = self.accounts
         let vending = self.vending
         let metrics = self.metrics
         let discovery = self.discovery
@@ -96,6 +97,22 @@ extension Components {
         }
         router.post("/auth/email/change/confirm") { request, context async throws in
             try await email.confirmEmailChange(request, context)
+        }
+        router.delete("/auth/account") { request, context async throws in
+            try await accounts.deleteAccount(request, context)
+        }
+        router.post("/auth/account/deletion") { request, context async throws in
+            try await accounts.requestDeletion(request, context)
+        }
+        router.post("/auth/account/deletion/confirm") { request, context async throws in
+            try await accounts.confirmDeletion(request, context)
+        }
+        router.get("/account/delete") { request, context in accounts.showDeletionPage(request, context) }
+        router.post("/account/delete") { request, context async throws in
+            try await accounts.postDeletionPage(request, context)
+        }
+        router.post("/account/delete/confirm") { request, context async throws in
+            try await accounts.postDeletionConfirmPage(request, context)
         }
         router.on(.get, "/moss-token", .syncOrAsync { request, context in try vending.mossToken(request, context) })
         router.on(

@@ -17,6 +17,11 @@ struct Components: Sendable {
     let sender: OutboxSender?
     /// `POST /auth/apple/notifications`.
     let appleNotifications: AppleNotifications
+    /// Deletes accounts (issue 33): `DELETE /auth/account`, the `deletion` code, the web page, Apple's
+    /// notification.
+    let deletion: AccountDeletion
+    /// Account deletion's endpoints and the page at `GET /account/delete`.
+    let accounts: AccountEndpoints
     let vending: TokenVending
     let hashingPool: HashingPool
     let metrics: ServiceMetrics
@@ -98,15 +103,17 @@ struct Components: Sendable {
         (email, sender) = try Self.emailFlows(
             configuration, backend: backend, auth: auth, refreshSecret: refreshSecret.bytes, apple: apple,
             metrics: metrics, logger: logger, now: now)
-        let sender = self.sender
+        let wakeSender: @Sendable () -> Void = { [sender] in sender?.wake() }
+        let deletion = AccountDeletion(users: users, metrics: metrics, logger: logger, wake: wakeSender, now: now)
+        self.deletion = deletion
+        accounts = AccountEndpoints(
+            email: email, deletion: deletion,
+            reauthenticationSeconds: configuration.account.reauthenticationSeconds)
         appleNotifications = AppleNotifications(
             identity: identity, providers: configuration.identity.providers, users: users, sessions: sessions,
             metrics: metrics.apple, now: now
         ) { userID in
-            // Until the shared AccountDeletion service lands: the store's deletion, then the sender's wake-up
-            // (the revocation rows it queued).
-            _ = try await users.deleteUser(userID: userID, method: .appleNotification, now: now())
-            sender?.wake()
+            _ = try await deletion.delete(userID: userID, method: .appleNotification)
         }
         vending = TokenVending(
             authenticator: authenticator,
