@@ -37,6 +37,7 @@ import Testing
         .invalidToken(presented: true), .invalidGrant, .insufficientScope, .csrfFailed, .registrationClosed,
         .notFound, .emailTaken, .unsupportedMediaType, .tooManyRequests(retryAfter: 1), .upstream("x"),
         .unavailable("x", retryAfter: 1), .invalidIDToken, .identityConflict, .invalidCode,
+        .reauthenticationRequired(maxAge: 300),
     ]
     static func arm(_ error: ServiceError) -> Int {
         switch error {
@@ -57,6 +58,7 @@ import Testing
         case .invalidIDToken: 14
         case .identityConflict: 15
         case .invalidCode: 16
+        case .reauthenticationRequired: 17
         }
     }
 
