@@ -60,7 +60,7 @@ struct UsersDeleteCommandTests {
         #expect(try await store.users.deletedAccounts().map(\.userID) == ["u-ada"])
         #expect(try await store.users.deletedAccounts().map(\.method) == [.operator])
         let outbox = try await store.email.listOutbox()
-        #expect(outbox.map(\.kind) == [OutboxJobKind.providerTokenRevocation.rawValue])
+        #expect(outbox.map(\.kind) == [OutboxJobKind.providerTokenRevocation])
         #expect(outbox.map(\.recipient) == ["apple"])
         #expect(try await store.users.find(byID: "u-bob") != nil)
 
