@@ -229,6 +229,12 @@ def page_headers(harness):
     report("<script" not in str(body).lower(), "the page holds no script element")
 
 
+def javascript_off(harness):
+    """The browser really runs no script: a page whose script would change its title keeps it."""
+    harness.driver.get("data:text/html,<title>off</title><script>document.title='on'</script>")
+    report(harness.driver.title == "off", f"JavaScript is disabled in the browser (title {harness.driver.title!r})")
+
+
 def delete_in_browser(harness):
     status, _, _ = http_call("POST", f"{harness.base}/auth/register", {"email": EMAIL, "password": PASSWORD})
     report(status == 201, f"the account is registered (got {status})")
@@ -240,7 +246,8 @@ def delete_in_browser(harness):
     harness.requests_seen()
     harness.driver.get(f"{harness.base}/account/delete")
     loaded = harness.requests_seen()
-    foreign = [url for url in loaded if not url.startswith(harness.base) and not url.startswith("data:")]
+    # The browser's own chrome:// requests (its new-tab page) are not the page's.
+    foreign = [url for url in loaded if url.startswith(("http:", "https:")) and not url.startswith(harness.base)]
     report(not foreign, f"the page loads nothing from another origin ({foreign})")
     report(harness.driver.find_elements(By.NAME, "email") != [], "the page has an email field")
 
@@ -297,7 +304,8 @@ def main():
         harness = Harness(work)
         try:
             harness.start(os.path.abspath(sys.argv[1]))
-            for name, function in (("headers", page_headers), ("deletion in the browser", delete_in_browser)):
+            for name, function in (("JavaScript off", javascript_off), ("headers", page_headers),
+                                   ("deletion in the browser", delete_in_browser)):
                 try:
                     function(harness)
                 except Exception as error:  # noqa: BLE001: one scenario's failure, said, and the next one runs
