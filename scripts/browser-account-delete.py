@@ -20,59 +20,29 @@ Needs selenium (pip) and chromium, chromium-driver (Debian): scripts/browser-sig
 """
 import email
 import email.policy
+import importlib.util
 import json
 import os
 import re
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+# The browser sign-in script's helpers: ok/FAIL lines, free ports, plain HTTP calls, the headless browser.
+_SPEC = importlib.util.spec_from_file_location(
+    "browser_signin", os.path.join(os.path.dirname(os.path.abspath(__file__)), "browser-signin.py"))
+signin = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(signin)
+report, free_port, http_call = signin.report, signin.free_port, signin.http_call
+
 EMAIL = "leaving@example.com"
 PASSWORD = "a long passphrase to delete"
-failures = 0
-
-
-def report(ok, text):
-    global failures
-    print(("ok   - " if ok else "FAIL - ") + text, file=sys.stdout if ok else sys.stderr, flush=True)
-    if not ok:
-        failures += 1
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def http_call(method, url, body=None, headers=None):
-    """(status, headers, parsed JSON body or text)."""
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, method=method, data=data)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request, timeout=15) as response:
-            status, answer_headers, raw = response.status, response.headers, response.read()
-    except urllib.error.HTTPError as error:
-        status, answer_headers, raw = error.code, error.headers, error.read()
-    try:
-        return status, answer_headers, json.loads(raw) if raw else None
-    except ValueError:
-        return status, answer_headers, raw.decode(errors="replace")
 
 
 class Harness:
@@ -111,18 +81,8 @@ class Harness:
                 time.sleep(0.05)
         else:
             raise RuntimeError("tokenvend did not answer /healthz (its log follows)")
-        options = webdriver.ChromeOptions()
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         "--no-first-run", "--disable-extensions",
-                         f"--user-data-dir={os.path.join(self.work, 'chrome')}"):
-            options.add_argument(argument)
         # JavaScript off for every page, as a user who blocks scripts has it.
-        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-        driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-        self.driver = webdriver.Chrome(options=options, service=Service(driver_path))
-        self.driver.set_page_load_timeout(30)
+        self.driver = signin.chrome(self.work, javascript=False)
 
     def close(self):
         if self.driver is not None:
@@ -238,8 +198,7 @@ def javascript_off(harness):
 def delete_in_browser(harness):
     status, _, _ = http_call("POST", f"{harness.base}/auth/register", {"email": EMAIL, "password": PASSWORD})
     report(status == 201, f"the account is registered (got {status})")
-    status, _, session = http_call("POST", f"{harness.base}/auth/login", {"email": EMAIL, "password": PASSWORD},
-                                   headers={"X-Auth-Strategy": "bearer"})
+    status, _, session = http_call("POST", f"{harness.base}/auth/login", {"email": EMAIL, "password": PASSWORD})
     report(status == 200, "it logs in")
     refresh_token = (session or {}).get("refreshToken", "")
 
@@ -270,16 +229,14 @@ def delete_in_browser(harness):
     harness.submit_form({"email": EMAIL, "code": wrong})
     report(harness.driver.find_elements(By.NAME, "code") != [] and "deleted" not in harness.text().lower()[:200],
            "a wrong code shows the form again")
-    status, _, _ = http_call("POST", f"{harness.base}/auth/login", {"email": EMAIL, "password": PASSWORD},
-                             headers={"X-Auth-Strategy": "bearer"})
+    status, _, _ = http_call("POST", f"{harness.base}/auth/login", {"email": EMAIL, "password": PASSWORD})
     report(status == 200, "after a wrong code the account still logs in")
 
     harness.submit_form({"email": EMAIL, "code": code})
     report("deleted" in harness.text().lower(), f"the right code shows the deleted page ({harness.text()[:120]!r})")
     report(not harness.driver.find_elements(By.NAME, "code"), "the deleted page asks for nothing more")
 
-    status, _, body = http_call("POST", f"{harness.base}/auth/login", {"email": EMAIL, "password": PASSWORD},
-                                headers={"X-Auth-Strategy": "bearer"})
+    status, _, body = http_call("POST", f"{harness.base}/auth/login", {"email": EMAIL, "password": PASSWORD})
     report(status == 401 and (body or {}).get("error") == "invalid_credentials",
            f"login with the deleted account's password fails with 401 invalid_credentials (got {status})")
     status, _, body = http_call("POST", f"{harness.base}/auth/refresh", {"refreshToken": refresh_token})
@@ -290,8 +247,7 @@ def delete_in_browser(harness):
     report(status == 400 and (body or {}).get("error") == "invalid_code", f"the code works once (got {status})")
     status, _, _ = http_call("POST", f"{harness.base}/auth/register", {"email": EMAIL, "password": PASSWORD})
     report(status == 201, f"the same email registers again (got {status})")
-    status, _, _ = http_call("POST", f"{harness.base}/auth/login", {"email": EMAIL, "password": PASSWORD},
-                             headers={"X-Auth-Strategy": "bearer"})
+    status, _, _ = http_call("POST", f"{harness.base}/auth/login", {"email": EMAIL, "password": PASSWORD})
     report(status == 200, "and logs in")
 
 
@@ -314,9 +270,9 @@ def main():
             report(False, f"set-up: {type(error).__name__}: {error}")
         finally:
             harness.close()
-            if failures and os.path.exists(os.path.join(work, "tokenvend.log")):
+            if signin.failures and os.path.exists(os.path.join(work, "tokenvend.log")):
                 print("--- tokenvend.log (tail) ---\n" + harness.log(), file=sys.stderr)
-    return 1 if failures else 0
+    return 1 if signin.failures else 0
 
 
 if __name__ == "__main__":

@@ -11,15 +11,6 @@ import TokenServiceTesting
 /// Codes come from MailTesting's SMTP sink.
 @Suite("TokenClient account deletion against the real server", .tags(.integration), .timeLimit(.minutes(1)))
 struct AccountDeletionEndToEndTests {
-    /// The code of the next message the sink accepts, which must go to `address`.
-    private func code(from sink: SMTPSink, to address: String) async throws -> String {
-        let mail = try await sink.nextMessage()
-        #expect(mail.rcptTos == [address])
-        let runs = (mail.text ?? "").split { !$0.isASCII || !$0.isNumber }.filter { $0.count == 6 }
-        try #require(runs.count == 1)
-        return String(runs[0])
-    }
-
     @Test("deleteAccount with the password signs out with accountDeleted; the address registers again")
     func withPassword() async throws {
         try await withTestServer { live in
@@ -65,7 +56,7 @@ struct AccountDeletionEndToEndTests {
             let session = live.session(now: clock.closure)
             let email = "codes-\(UUID().uuidString.prefix(8).lowercased())@example.com"
             try await session.requestSignInCode(email: email)
-            try await session.signIn(email: email, code: try await code(from: sink, to: email))
+            try await session.signIn(email: email, code: try await sink.code(to: email))
 
             clock.advance(by: 400)
             let stale = try await #require(throws: TokenClientError.self) {
@@ -75,7 +66,7 @@ struct AccountDeletionEndToEndTests {
             #expect(await session.state.isSignedIn)
 
             try await session.requestSignInCode(email: email)
-            try await session.signIn(email: email, code: try await code(from: sink, to: email))
+            try await session.signIn(email: email, code: try await sink.code(to: email))
             try await session.deleteAccount(password: nil)
             #expect(await session.state == .signedOut)
         }
@@ -90,7 +81,7 @@ struct AccountDeletionEndToEndTests {
             let email = "bycode-\(UUID().uuidString.prefix(8).lowercased())@example.com"
             try await live.signUp(session, email: email)
             try await session.requestAccountDeletion(email: email)
-            let code = try await code(from: sink, to: email)
+            let code = try await sink.code(to: email)
             let wrong = try await #require(throws: TokenClientError.self) {
                 try await session.confirmAccountDeletion(email: email, code: code == "000000" ? "111111" : "000000")
             }

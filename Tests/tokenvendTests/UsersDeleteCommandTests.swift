@@ -31,18 +31,13 @@ struct UsersDeleteCommandTests {
         return (["TOKENVEND_DATABASE_PATH": path], path)
     }
 
-    static func tokenvend(_ arguments: [String], _ environment: [String: String], _ folder: TemporaryFolder)
-        async throws -> KeyCommandTests.Run
-    {
-        try await KeyCommandTests.tokenvend(arguments, environment: environment, in: folder.url)
-    }
-
     @Test("users delete --account EMAIL deletes the account, prints the record, queues the Apple revocation")
     func deleteByEmail() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let (environment, path) = try await Self.prepare(folder)
-        let run = try await Self.tokenvend(["users", "delete", "--account", "Ada@Example.com"], environment, folder)
+        let run = try await UsersIdentityCommandTests.tokenvend(
+            ["users", "delete", "--account", "Ada@Example.com"], environment, folder)
         #expect(run.status == 0, "\(run.error)")
         let line = try #require(run.output.split(separator: "\n").first)
         let record = try #require(
@@ -65,7 +60,8 @@ struct UsersDeleteCommandTests {
         #expect(try await store.users.find(byID: "u-bob") != nil)
 
         // Gone: a second deletion is an unknown account.
-        let again = try await Self.tokenvend(["users", "delete", "--account", "ada@example.com"], environment, folder)
+        let again = try await UsersIdentityCommandTests.tokenvend(
+            ["users", "delete", "--account", "ada@example.com"], environment, folder)
         #expect(again.status == 1 && again.error.contains("no account"))
     }
 
@@ -74,7 +70,8 @@ struct UsersDeleteCommandTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let (environment, path) = try await Self.prepare(folder)
-        let run = try await Self.tokenvend(["users", "delete", "--account", "u-anon"], environment, folder)
+        let run = try await UsersIdentityCommandTests.tokenvend(
+            ["users", "delete", "--account", "u-anon"], environment, folder)
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains(#""revocationsQueued":0"#) && run.output.contains(#""userId":"u-anon""#))
         let store = try SQLiteStore(configuration: .init(path: path))
@@ -88,14 +85,15 @@ struct UsersDeleteCommandTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let (environment, _) = try await Self.prepare(folder)
-        let unknown = try await Self.tokenvend(
+        let unknown = try await UsersIdentityCommandTests.tokenvend(
             ["users", "delete", "--account", "nobody@example.com"], environment, folder)
         #expect(unknown.status == 1 && unknown.error.contains("no account"))
-        let notEmail = try await Self.tokenvend(["users", "delete", "--email", "u-bob"], environment, folder)
+        let notEmail = try await UsersIdentityCommandTests.tokenvend(
+            ["users", "delete", "--email", "u-bob"], environment, folder)
         #expect(notEmail.status == 1 && notEmail.error.contains("not valid"))
-        let none = try await Self.tokenvend(["users", "delete"], environment, folder)
+        let none = try await UsersIdentityCommandTests.tokenvend(["users", "delete"], environment, folder)
         #expect(none.status == 2)
-        let help = try await Self.tokenvend(["users", "delete", "--help"], environment, folder)
+        let help = try await UsersIdentityCommandTests.tokenvend(["users", "delete", "--help"], environment, folder)
         #expect(help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("within 30 s"))
     }
 }
