@@ -69,6 +69,17 @@ struct AppleSignInEndToEndTests {
         }
     }
 
+    @Test("with email off the outbox sender still runs, for the revocations")
+    func emailOff() async throws {
+        try await AppleHarness.run(environment: ["TOKENVEND_EMAIL_TRANSPORT": "off"]) { harness in
+            let response = try await harness.signIn(subject: AppleHarness.subject(), code: "c5")
+            try await Self.deleteAccount(harness, signIn: response)
+            let revocation = try await harness.apple.nextRevocation()
+            #expect(revocation.token == "rt-c5")
+            #expect(revocation.status == 200)
+        }
+    }
+
     @Test("a 503 from the revoke endpoint is retried after the backoff, then the token is revoked once")
     func retried() async throws {
         try await AppleHarness.run { harness in
