@@ -3,7 +3,6 @@ public import Foundation
 import MailTesting
 public import OutboundHTTP
 public import StrictJSON
-import Synchronization
 
 /// scripts/fake_apple.py as a child process on 127.0.0.1: Sign in with Apple's token and revoke endpoints (which
 /// check tokenvend's ES256 client secret with PyJWT), a JWKS, and ID tokens and notifications signed by its RSA
@@ -62,13 +61,7 @@ public final class FakeApple: Sendable {
     public var privateKeyFile: String { directory.appending(path: "AuthKey.p8").path }
     private var publicKeyFile: String { directory.appending(path: "AuthKey.pub.pem").path }
 
-    private struct State {
-        var process: Process?
-        var lines: LineQueue?
-        var port = 0
-    }
-
-    private let state = Mutex(State())
+    private let process = ScriptProcess()
 
     private init(clientId: String, teamId: String, keyId: String) throws {
         self.clientId = clientId
@@ -84,7 +77,7 @@ public final class FakeApple: Sendable {
     }
 
     deinit {
-        stop()
+        process.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -99,7 +92,7 @@ public final class FakeApple: Sendable {
     }
 
     /// The port it listens on (the last one, after ``stop()``).
-    public var port: Int { state.withLock { $0.port } }
+    public var port: Int { process.port }
 
     /// `http://127.0.0.1:<port>`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -118,48 +111,21 @@ public final class FakeApple: Sendable {
 
     /// Starts the process again (after ``stop()``) on `port` (0: any), and waits for its `PORT` line.
     public func start(port: Int) async throws {
-        stop()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", Self.scriptPath, "--port", String(port), "--client-id", clientId, "--team-id", teamId,
-            "--key-id", keyId, "--p8-public", publicKeyFile,
-        ]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let lines = LineQueue(output: output.fileHandleForReading, errors: errors.fileHandleForReading)
-        try process.run()
-        state.withLock {
-            $0.process = process
-            $0.lines = lines
-        }
-        let first = try await lines.next(within: .seconds(30), what: "fake_apple.py's PORT line")
-        guard first.hasPrefix("PORT "), let actual = Int(first.dropFirst(5)) else {
-            throw Failure(description: "fake_apple.py printed \(first) instead of its PORT line")
-        }
-        state.withLock { $0.port = actual }
+        try await process.start(
+            Self.scriptPath, port: port,
+            arguments: [
+                "--client-id", clientId, "--team-id", teamId, "--key-id", keyId, "--p8-public", publicKeyFile,
+            ])
     }
 
     /// Kills the process; the port stays known for ``start(port:)``.
     public func stop() {
-        let process = state.withLock { state in
-            defer {
-                state.process = nil
-                state.lines = nil
-            }
-            return state.process
-        }
-        guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.stop()
     }
 
     /// The next call the revoke endpoint received (each is printed once, in order).
     public func nextRevocation(within deadline: Duration = .seconds(30)) async throws -> Revocation {
-        guard let lines = state.withLock({ $0.lines }) else { throw Failure(description: "the fake is stopped") }
+        guard let lines = process.lines else { throw Failure(description: "the fake is stopped") }
         let line = try await lines.next(within: deadline, what: "a revoke call")
         return try JSONDecoder().decode(Revocation.self, from: Data(line.utf8))
     }
@@ -194,8 +160,5 @@ public final class FakeApple: Sendable {
     }
 
     /// scripts/fake_apple.py, found from this file's path (Tests/IdentityProvidersTesting/ → the package root).
-    static var scriptPath: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/fake_apple.py").path
-    }
+    static var scriptPath: String { ScriptProcess.scriptPath("fake_apple.py", from: #filePath) }
 }

@@ -128,10 +128,10 @@ struct AppleNotifications: Sendable {
             }
             metadata["user.id"] = "\(user.id)"
             let identities = try await identities.identities(userID: user.id)
-            let eventTime = Date(timeIntervalSince1970: Double(notification.eventTimeMilliseconds) / 1_000)
-            if let linked = identities.first(where: { $0.provider == provider && $0.subject == notification.subject }),
-                eventTime < linked.createdAt
-            {
+            // At one-second precision: Apple may send seconds, and an event of the link's own second is not older.
+            let linkedAt = identities.first { $0.provider == provider && $0.subject == notification.subject }
+                .map { Int64($0.createdAt.timeIntervalSince1970) * 1_000 }
+            if let linkedAt, notification.eventTimeMilliseconds < linkedAt {
                 return .stale
             }
             switch notification.type {
