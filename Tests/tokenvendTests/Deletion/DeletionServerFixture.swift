@@ -52,8 +52,9 @@ final class DeletionServerFixture {
             let keyFile = folder.url.appending(path: "token-encryption.key")
             if !FileManager.default.fileExists(atPath: keyFile.path) {
                 let key = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString() + "\n"
-                FileManager.default.createFile(
+                let written = FileManager.default.createFile(
                     atPath: keyFile.path, contents: Data(key.utf8), attributes: [.posixPermissions: 0o600])
+                try #require(written)
             }
             configuration["identity"] = ["tokenEncryptionKeyFile": keyFile.path]
             configuration["identityProviders"] = [
