@@ -5,7 +5,7 @@ import TokenClient
 import TokenClientTesting
 
 @Suite("AuthSession account deletion")
-struct AccountDeletionTests {
+struct AuthSessionAccountDeletionTests {
     let store = InMemoryTokenStore()
     let fixture: SessionFixture
     var server: FakeAuthServer { fixture.server }
