@@ -81,6 +81,12 @@ import Testing
                     codeHash: "c-ada", userID: ada.id, provider: "google", redirectURI: "app:/cb", codeChallenge: "x",
                     created: false, createdAt: Fixture.at(4), expiresAt: Fixture.at(600)))
 
+            // PostgreSQL keeps shared rate-limit counters, the failed logins under the address among them.
+            let window = Duration.seconds(3600)
+            for key in [email, "bob@example.com"] {
+                _ = try await store.rateLimits?.add(1, bucket: "login-failures", key: key, window: window, now: .now)
+            }
+
             let record = try await store.users.deleteUser(userID: ada.id, method: .selfService, now: Fixture.at(50))
 
             #expect(record == DeletedAccount(userID: ada.id, deletedAt: Fixture.at(50), method: .selfService))
@@ -99,6 +105,15 @@ import Testing
             #expect(try await !Self.codeStored(store, .verification, subject: ada.id))
             #expect(try await !Self.codeStored(store, .signIn, subject: email))
             #expect(try await store.oauth.redeemCode(codeHash: "c-ada", now: Fixture.at(60)) == .unknown)
+            if let counters = store.rateLimits {
+                #expect(
+                    try await counters.count(bucket: "login-failures", key: email, window: window, now: .now).current
+                        == 0)
+                #expect(
+                    try await counters.count(
+                        bucket: "login-failures", key: "bob@example.com", window: window, now: .now
+                    ).current == 1)
+            }
             // Bob keeps everything.
             #expect(try await store.sessions.status(sessionID: bobs.id)?.revokedAt == nil)
             #expect(try await store.identities.identities(userID: bob.id).map(\.sealedRefreshToken) == [[9]])
