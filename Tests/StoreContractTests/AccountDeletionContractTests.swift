@@ -36,6 +36,16 @@ import Testing
             purpose: purpose, subject: subject, hash: "wrong", maxAttempts: 100, now: Fixture.at(1)) != .missing
     }
 
+    /// A user whose Apple identity holds `sealed`.
+    static func userWithSealedToken(_ store: any StoreBackend) async throws -> User {
+        let user = try await Fixture.user(store)
+        try await store.identities.link(provider: "apple", subject: "a", userID: user.id, email: nil, now: .now)
+        #expect(
+            try await store.identities.setSealedRefreshToken(
+                provider: "apple", subject: "a", userID: user.id, sealed: sealed))
+        return user
+    }
+
     @Test(
         "deleting a user removes everything that names it or its email, keeps the record, and queues revocations",
         arguments: Backend.allCases)
@@ -140,10 +150,7 @@ import Testing
     @Test("a deleted or unknown user is not found, and a second deletion changes nothing", arguments: Backend.allCases)
     func notFoundTwice(backend: Backend) async throws {
         try await backend.with { store in
-            let ada = try await Fixture.user(store)
-            try await store.identities.link(provider: "apple", subject: "a", userID: ada.id, email: nil, now: .now)
-            _ = try await store.identities.setSealedRefreshToken(
-                provider: "apple", subject: "a", userID: ada.id, sealed: Self.sealed)
+            let ada = try await Self.userWithSealedToken(store)
             let record = try await store.users.deleteUser(userID: ada.id, method: .emailCode, now: Fixture.at(10))
             await #expect(throws: StoreError.notFound) {
                 try await store.users.deleteUser(userID: ada.id, method: .operator, now: Fixture.at(20))
@@ -161,10 +168,7 @@ import Testing
         arguments: Backend.allCases)
     func concurrentDeletions(backend: Backend) async throws {
         try await backend.with { store in
-            let ada = try await Fixture.user(store)
-            try await store.identities.link(provider: "apple", subject: "a", userID: ada.id, email: nil, now: .now)
-            _ = try await store.identities.setSealedRefreshToken(
-                provider: "apple", subject: "a", userID: ada.id, sealed: Self.sealed)
+            let ada = try await Self.userWithSealedToken(store)
             let outcomes = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<4 {
                     group.addTask {
