@@ -111,14 +111,14 @@ public struct PostgresEmailStore: EmailStoring {
                 """
                 WITH t AS (SELECT \(PostgresContext.now(2)) AS now),
                 due AS (
-                    SELECT id FROM email_outbox
+                    SELECT id FROM outbox
                     WHERE failed_at IS NULL AND next_attempt_at <= (SELECT now FROM t)
                         AND (claimed_until IS NULL OR claimed_until <= (SELECT now FROM t))
                     ORDER BY created_at, id LIMIT $4::bigint
                     FOR UPDATE SKIP LOCKED)
-                UPDATE email_outbox SET claimed_by = $1, claimed_until = t.now + $3::bigint
-                FROM t, due WHERE email_outbox.id = due.id
-                RETURNING email_outbox.id, kind, recipient, encode(body, 'hex'), attempts, created_at
+                UPDATE outbox SET claimed_by = $1, claimed_until = t.now + $3::bigint
+                FROM t, due WHERE outbox.id = due.id
+                RETURNING outbox.id, kind, recipient, encode(body, 'hex'), attempts, created_at
                 """, [owner, context.time(now), lease.sqlMilliseconds, String(limit)]),
             .commit,
         ])
@@ -133,7 +133,7 @@ public struct PostgresEmailStore: EmailStoring {
             PostgresStatement(
                 "email.release",
                 """
-                UPDATE email_outbox SET claimed_by = NULL, claimed_until = NULL
+                UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
                 WHERE claimed_by = $1 AND failed_at IS NULL
                 """, [owner])
         ])
@@ -142,7 +142,7 @@ public struct PostgresEmailStore: EmailStoring {
 
     public func completeOutbox(id: String) async throws(StoreError) {
         _ = try await context.writeCounters([
-            PostgresStatement("email.complete", "DELETE FROM email_outbox WHERE id = $1", [id])
+            PostgresStatement("email.complete", "DELETE FROM outbox WHERE id = $1", [id])
         ])
     }
 
@@ -151,7 +151,7 @@ public struct PostgresEmailStore: EmailStoring {
             PostgresStatement(
                 "email.retry",
                 """
-                UPDATE email_outbox SET attempts = attempts + 1, next_attempt_at = $2::bigint, claimed_by = NULL,
+                UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $2::bigint, claimed_by = NULL,
                     claimed_until = NULL, last_error = $3
                 WHERE id = $1 AND failed_at IS NULL
                 """, [id, String(nextAttemptAt.storeMilliseconds), lastError])
@@ -163,7 +163,7 @@ public struct PostgresEmailStore: EmailStoring {
             PostgresStatement(
                 "email.fail",
                 """
-                UPDATE email_outbox SET attempts = attempts + 1, failed_at = \(PostgresContext.now(3)),
+                UPDATE outbox SET attempts = attempts + 1, failed_at = \(PostgresContext.now(3)),
                     last_error = $2, body = NULL, claimed_by = NULL, claimed_until = NULL
                 WHERE id = $1 AND failed_at IS NULL
                 """, [id, lastError, context.time(now)])
@@ -173,7 +173,7 @@ public struct PostgresEmailStore: EmailStoring {
     public func listOutbox() async throws(StoreError) -> [OutboxSummary] {
         let rows = try await context.read([
             PostgresStatement(
-                "email.list", "SELECT \(Self.summaryColumns) FROM email_outbox ORDER BY created_at, id")
+                "email.list", "SELECT \(Self.summaryColumns) FROM outbox ORDER BY created_at, id")
         ])
         var summaries: [OutboxSummary] = []
         for row in rows[0].rows {
@@ -191,7 +191,7 @@ public struct PostgresEmailStore: EmailStoring {
 
     public func pendingOutboxCount() async throws(StoreError) -> Int {
         let rows = try await context.read([
-            PostgresStatement("email.pending", "SELECT count(*) FROM email_outbox WHERE failed_at IS NULL")
+            PostgresStatement("email.pending", "SELECT count(*) FROM outbox WHERE failed_at IS NULL")
         ])
         return Int(try rows[0].first?.int64(0) ?? 0)
     }
@@ -201,7 +201,7 @@ public struct PostgresEmailStore: EmailStoring {
         let rows = try await context.read([
             PostgresStatement(
                 "email.nextDue",
-                "SELECT min(greatest(next_attempt_at, claimed_until)) FROM email_outbox WHERE failed_at IS NULL")
+                "SELECT min(greatest(next_attempt_at, claimed_until)) FROM outbox WHERE failed_at IS NULL")
         ])
         return try rows[0].first?.optionalInt64(0).map(Date.init(storeMilliseconds:))
     }
@@ -213,7 +213,7 @@ public struct PostgresEmailStore: EmailStoring {
                 "email.pruneCodes", "DELETE FROM email_codes WHERE expires_at <= \(PostgresContext.now(1))",
                 [context.time(now)]),
             PostgresStatement(
-                "email.pruneOutbox", "DELETE FROM email_outbox WHERE failed_at IS NOT NULL AND failed_at < $1::bigint",
+                "email.pruneOutbox", "DELETE FROM outbox WHERE failed_at IS NOT NULL AND failed_at < $1::bigint",
                 [String(failedBefore.storeMilliseconds)]),
         ])
         return rows[0].affected + rows[1].affected
@@ -224,7 +224,7 @@ public struct PostgresEmailStore: EmailStoring {
         PostgresStatement(
             "email.enqueue",
             """
-            INSERT INTO email_outbox (id, kind, recipient, body, attempts, created_at, next_attempt_at)
+            INSERT INTO outbox (id, kind, recipient, body, attempts, created_at, next_attempt_at)
             VALUES ($1, $2, $3, decode($4, 'hex'), 0, $5::bigint, $5::bigint)
             """,
             [
@@ -246,7 +246,7 @@ public struct PostgresEmailStore: EmailStoring {
 
     /// A claimed row from a row of `entryColumns`.
     static func entry(_ row: PostgresRow) throws(StoreError) -> OutboxEntry {
-        guard let body = Hex.decode(try row.string(3)) else { throw .misuse("email_outbox.body read back not as hex") }
+        guard let body = Hex.decode(try row.string(3)) else { throw .misuse("outbox.body read back not as hex") }
         return OutboxEntry(
             id: try row.string(0), kind: try row.string(1), recipient: try row.string(2), body: body,
             attempts: Int(try row.int64(4)), createdAt: Date(storeMilliseconds: try row.int64(5)))

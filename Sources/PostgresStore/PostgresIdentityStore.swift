@@ -27,7 +27,10 @@ public struct PostgresIdentityStore: IdentityStoring {
             name, "SELECT pg_advisory_xact_lock(\(lockClass), hashtext($1 || chr(10) || $2))", [provider, subject])
     }
 
+    /// The columns an identity is created with (the provider's token and forwarding come later).
     static let columns = "provider, subject, user_id, email, created_at"
+    /// The columns `identity(_:)` reads (the sealed token as hex, `Hex`: the pipeline speaks text).
+    static let readColumns = "\(columns), encode(refresh_token, 'hex'), email_forwarding"
 
     public func user(provider: String, subject: String) async throws(StoreError) -> User? {
         let rows = try await context.read([
@@ -118,16 +121,13 @@ public struct PostgresIdentityStore: IdentityStoring {
         let rows = try await context.read([
             PostgresStatement(
                 "identities.list",
-                "SELECT \(Self.columns) FROM identities WHERE user_id = $1 ORDER BY created_at, provider, subject",
+                """
+                SELECT \(Self.readColumns) FROM identities WHERE user_id = $1 ORDER BY created_at, provider, subject
+                """,
                 [userID])
         ])
         var identities: [Identity] = []
-        for row in rows[0].rows {
-            identities.append(
-                Identity(
-                    provider: try row.string(0), subject: try row.string(1), userID: try row.string(2),
-                    email: try row.optionalString(3), createdAt: Date(storeMilliseconds: try row.int64(4))))
-        }
+        for row in rows[0].rows { identities.append(try Self.identity(row)) }
         return identities
     }
 

@@ -1,12 +1,15 @@
+internal import Cryptography
 public import Store
 
 extension PostgresStore {
     /// Writes a snapshot of another store (`SQLiteStore.snapshot()`) into this one, in one transaction (sent in
     /// pipelines of 500 statements, each with a deadline of 2 minutes, without `statement_timeout`), for
-    /// `tokenvend db copy`: users, stored customer ids, identities and live sessions with their counters, so refresh tokens
+    /// `tokenvend db copy`: users, stored customer ids, identities (with their sealed provider tokens and
+    /// forwarding), the records of deleted accounts, and live sessions with their counters, so refresh tokens
     /// issued before the move keep rotating after it. Transient tables are neither read nor written: browser
-    /// sign-in flows and codes, nonces, email codes and the email outbox (a replacing copy deletes the target's
-    /// email codes with their users and leaves its outbox alone).
+    /// sign-in flows and codes, nonces, email codes and the outbox, pending provider-token revocations included
+    /// (drain it before moving; a replacing copy deletes the target's email codes with their users and leaves its
+    /// outbox alone). The target's records of deleted accounts are kept, also by a replacing copy.
     ///
     /// Idempotent, and never weakens the target: rows are upserted by primary key keeping the stronger state — a
     /// revocation or a disabled user on either side stays, the higher refresh counter wins (with the refresh
@@ -74,14 +77,30 @@ extension PostgresStore {
                 PostgresStatement(
                     "copy.identity",
                     """
-                    INSERT INTO identities (\(PostgresIdentityStore.columns)) VALUES ($1, $2, $3, $4, $5::bigint)
+                    INSERT INTO identities (\(PostgresIdentityStore.columns), refresh_token, email_forwarding)
+                    VALUES ($1, $2, $3, $4, $5::bigint, decode($6, 'hex'), $7::boolean)
                     ON CONFLICT (provider, subject) DO UPDATE SET user_id = EXCLUDED.user_id, email = EXCLUDED.email,
-                        created_at = EXCLUDED.created_at
+                        created_at = EXCLUDED.created_at, refresh_token = EXCLUDED.refresh_token,
+                        email_forwarding = EXCLUDED.email_forwarding
                     """,
                     [
                         identity.provider, identity.subject, identity.userID, identity.email,
-                        String(identity.createdAt.storeMilliseconds),
+                        String(identity.createdAt.storeMilliseconds), identity.sealedRefreshToken.map(Hex.encode),
+                        identity.emailForwarding.map { $0 ? "true" : "false" },
                     ]))
+        }
+        // The audit records: the target's own are kept (a record is never lost), the source's added.
+        for record in snapshot.deletedAccounts {
+            statements.append(
+                PostgresStatement(
+                    "copy.deletedAccount",
+                    """
+                    INSERT INTO deleted_accounts (user_id, deleted_at, method) VALUES ($1, $2::bigint, $3)
+                    ON CONFLICT (user_id) DO UPDATE SET deleted_at = greatest(deleted_accounts.deleted_at,
+                        EXCLUDED.deleted_at),
+                        method = CASE WHEN EXCLUDED.deleted_at > deleted_accounts.deleted_at THEN EXCLUDED.method
+                            ELSE deleted_accounts.method END
+                    """, [record.userID, String(record.deletedAt.storeMilliseconds), record.method.rawValue]))
         }
         for session in snapshot.sessions {
             statements.append(
@@ -123,7 +142,7 @@ extension PostgresStore {
         statements.append(PostgresStatement(unprepared: "SELECT pg_notify('\(PostgresChangeFeed.channel)', 'copy')"))
         let report = CopyReport(
             users: snapshot.users.count, customerIDs: snapshot.customerIDs.count, sessions: snapshot.sessions.count,
-            identities: snapshot.identities.count)
+            identities: snapshot.identities.count, deletedAccounts: snapshot.deletedAccounts.count)
         let writes = Array(statements.dropFirst(2)) + [.commit]
         let check = Array(statements.prefix(2))
         let batchTimeout = max(configuration.queryTimeout, Self.copyBatchTimeout)

@@ -6,7 +6,8 @@ import Testing
 @testable import PostgresStore
 
 extension Fixture {
-    /// Deletes a user row directly, as an operator would: no operation of the store deletes users.
+    /// Deletes a user row directly, as an operator with a SQL shell would (not `UserStoring.deleteUser`: no record,
+    /// no revocation jobs).
     static func deleteUser(_ id: String, from store: any StoreBackend) async throws {
         if let sqlite = store as? SQLiteStore {
             _ = try await sqlite.database.write { (connection: Connection) throws(StoreError) in

@@ -21,14 +21,14 @@ import Testing
             }
             #expect(
                 tables == [
-                    "auth_nonces", "customer_ids", "email_codes", "email_outbox", "id_token_uses", "identities",
-                    "oauth_codes", "oauth_flows", "sessions", "users",
+                    "auth_nonces", "customer_ids", "deleted_accounts", "email_codes", "id_token_uses", "identities",
+                    "oauth_codes", "oauth_flows", "outbox", "sessions", "users",
                 ])
             database.close()
         }
     }
 
-    @Test("applies WAL, synchronous=FULL and foreign keys on the writer")
+    @Test("applies WAL, synchronous=FULL, foreign keys and secure_delete on the writer (and secure_delete on readers)")
     func pragmas() throws {
         try TemporaryDatabase.with { database, _ in
             let values = try database.withWriterConnection { (connection: Connection) throws(StoreError) in
@@ -36,9 +36,14 @@ import Testing
                     try connection.queryOne("PRAGMA journal_mode")?.string(0),
                     try connection.queryOne("PRAGMA synchronous")?.int64(0).description,
                     try connection.queryOne("PRAGMA foreign_keys")?.int64(0).description,
+                    try connection.queryOne("PRAGMA secure_delete")?.int64(0).description,
                 ]
             }
-            #expect(values == ["wal", "2", "1"])
+            #expect(values == ["wal", "2", "1", "1"])
+            let reader = try database.read { (connection: Connection) throws(StoreError) in
+                try connection.queryOne("PRAGMA secure_delete")?.int64(0)
+            }
+            #expect(reader == 1, "every connection, readers too")
         }
     }
 

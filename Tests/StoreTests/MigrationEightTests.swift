@@ -5,7 +5,8 @@ import Testing
 @testable import Store
 
 /// Migration 8 adds `email_codes` and `email_outbox` (issue 32) and changes nothing else (that `db copy` leaves
-/// both behind is tested where it writes: `PostgresMigrationEightTests`).
+/// both behind is tested where it writes: `PostgresMigrationEightTests`). Migration 9 renamed `email_outbox` to
+/// `outbox` (`MigrationNineTests`): opening migrates to the latest version, so the outbox is read by its new name.
 @Suite struct MigrationEightTests {
     /// A file at schema version 7 with a user and a session.
     static func versionSeven(_ temporary: TemporaryDatabase) throws {
@@ -29,12 +30,15 @@ import Testing
         defer { database.close() }
         let (version, columns, indexes) = try await database.read { (connection: Connection) throws(StoreError) in
             var columns: [String: [String]] = [:]
-            for table in ["email_codes", "email_outbox"] {
+            for table in ["email_codes", "outbox"] {
                 columns[table] = try connection.query("SELECT name FROM pragma_table_info(?)", [.text(table)])
                     .map { (row: Row) throws(StoreError) in try row.string(0) }
             }
             let indexes = try connection.query(
-                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'email%' ORDER BY name"
+                """
+                SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('email_codes', 'outbox')
+                ORDER BY name
+                """
             ).map { (row: Row) throws(StoreError) in try row.string(0) }
             return (try Migrator.userVersion(connection), columns, indexes)
         }
@@ -43,12 +47,12 @@ import Testing
             columns["email_codes"]
                 == ["purpose", "subject", "hash", "user_id", "email", "attempts", "created_at", "expires_at"])
         #expect(
-            columns["email_outbox"]
+            columns["outbox"]
                 == [
                     "id", "kind", "recipient", "body", "attempts", "created_at", "next_attempt_at", "claimed_by",
                     "claimed_until", "failed_at", "last_error",
                 ])
-        #expect(indexes.contains("email_codes_by_expiry") && indexes.contains("email_outbox_by_due"))
+        #expect(indexes.contains("email_codes_by_expiry") && indexes.contains("outbox_by_due"))
         let store = SQLiteStore(database: database)
         #expect(try await store.users.find(byID: "u-1")?.emailVerifiedBy == .operator)
         #expect(try await store.sessions.status(sessionID: "s-1")?.revokedAt == nil)

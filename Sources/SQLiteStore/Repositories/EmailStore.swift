@@ -72,14 +72,14 @@ public struct EmailStore: EmailStoring {
             var entries: [OutboxEntry] = []
             for row in try connection.query(
                 """
-                SELECT \(OutboxEntry.columns) FROM email_outbox
+                SELECT \(OutboxEntry.columns) FROM outbox
                 WHERE failed_at IS NULL AND next_attempt_at <= ?1 AND (claimed_until IS NULL OR claimed_until <= ?1)
                 ORDER BY created_at, id LIMIT ?2
                 """, [.integer(time), .integer(Int64(limit))])
             {
                 let entry = try OutboxEntry(row: row)
                 try connection.execute(
-                    "UPDATE email_outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?",
+                    "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?",
                     [.text(owner), .integer(claimedUntil), .text(entry.id)])
                 entries.append(entry)
             }
@@ -92,7 +92,7 @@ public struct EmailStore: EmailStoring {
         try await database.write { (connection: Connection) throws(StoreError) -> Int in
             try connection.execute(
                 """
-                UPDATE email_outbox SET claimed_by = NULL, claimed_until = NULL
+                UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
                 WHERE claimed_by = ? AND failed_at IS NULL
                 """, [.text(owner)])
         }
@@ -100,7 +100,7 @@ public struct EmailStore: EmailStoring {
 
     public func completeOutbox(id: String) async throws(StoreError) {
         try await database.write { (connection: Connection) throws(StoreError) in
-            _ = try connection.execute("DELETE FROM email_outbox WHERE id = ?", [.text(id)])
+            _ = try connection.execute("DELETE FROM outbox WHERE id = ?", [.text(id)])
         }
     }
 
@@ -108,7 +108,7 @@ public struct EmailStore: EmailStoring {
         try await database.write { (connection: Connection) throws(StoreError) in
             _ = try connection.execute(
                 """
-                UPDATE email_outbox SET attempts = attempts + 1, next_attempt_at = ?, claimed_by = NULL,
+                UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, claimed_by = NULL,
                     claimed_until = NULL, last_error = ?
                 WHERE id = ? AND failed_at IS NULL
                 """, [.integer(nextAttemptAt.storeMilliseconds), .text(lastError), .text(id)])
@@ -119,7 +119,7 @@ public struct EmailStore: EmailStoring {
         try await database.write { (connection: Connection) throws(StoreError) in
             _ = try connection.execute(
                 """
-                UPDATE email_outbox SET attempts = attempts + 1, failed_at = ?, last_error = ?, body = NULL,
+                UPDATE outbox SET attempts = attempts + 1, failed_at = ?, last_error = ?, body = NULL,
                     claimed_by = NULL, claimed_until = NULL
                 WHERE id = ? AND failed_at IS NULL
                 """, [.integer(now.storeMilliseconds), .text(lastError), .text(id)])
@@ -130,7 +130,7 @@ public struct EmailStore: EmailStoring {
         try await database.read { (connection: Connection) throws(StoreError) -> [OutboxSummary] in
             var rows: [OutboxSummary] = []
             for row in try connection.query(
-                "SELECT \(OutboxSummary.columns) FROM email_outbox ORDER BY created_at, id")
+                "SELECT \(OutboxSummary.columns) FROM outbox ORDER BY created_at, id")
             {
                 rows.append(try OutboxSummary(row: row))
             }
@@ -140,7 +140,7 @@ public struct EmailStore: EmailStoring {
 
     public func pendingOutboxCount() async throws(StoreError) -> Int {
         try await database.read { (connection: Connection) throws(StoreError) -> Int in
-            Int(try connection.queryOne("SELECT count(*) FROM email_outbox WHERE failed_at IS NULL")?.int64(0) ?? 0)
+            Int(try connection.queryOne("SELECT count(*) FROM outbox WHERE failed_at IS NULL")?.int64(0) ?? 0)
         }
     }
 
@@ -149,7 +149,7 @@ public struct EmailStore: EmailStoring {
             // A held row is due when its lease ends (it may still be retried later by its holder).
             try connection.queryOne(
                 """
-                SELECT min(max(next_attempt_at, coalesce(claimed_until, next_attempt_at))) FROM email_outbox
+                SELECT min(max(next_attempt_at, coalesce(claimed_until, next_attempt_at))) FROM outbox
                 WHERE failed_at IS NULL
                 """
             )?.optionalInt64(0).map(Date.init(storeMilliseconds:))
@@ -162,7 +162,7 @@ public struct EmailStore: EmailStoring {
             let codes = try connection.execute(
                 "DELETE FROM email_codes WHERE expires_at <= ?", [.integer(now.storeMilliseconds)])
             let messages = try connection.execute(
-                "DELETE FROM email_outbox WHERE failed_at IS NOT NULL AND failed_at < ?",
+                "DELETE FROM outbox WHERE failed_at IS NOT NULL AND failed_at < ?",
                 [.integer(failedBefore.storeMilliseconds)])
             return codes + messages
         }
@@ -188,7 +188,7 @@ public struct EmailStore: EmailStoring {
         let createdAt = SQLValue.integer(message.createdAt.storeMilliseconds)
         try connection.execute(
             """
-            INSERT INTO email_outbox (id, kind, recipient, body, attempts, created_at, next_attempt_at)
+            INSERT INTO outbox (id, kind, recipient, body, attempts, created_at, next_attempt_at)
             VALUES (?, ?, ?, ?, 0, ?, ?)
             """,
             [

@@ -142,11 +142,7 @@ public struct IdentityStore: IdentityStoring {
     static func insert(_ identity: Identity, _ connection: Connection) throws(StoreError) {
         do {
             try connection.execute(
-                "INSERT INTO identities (\(Identity.columns)) VALUES (?, ?, ?, ?, ?)",
-                [
-                    .text(identity.provider), .text(identity.subject), .text(identity.userID),
-                    SQLValue(identity.email), .integer(identity.createdAt.storeMilliseconds),
-                ])
+                "INSERT INTO identities (\(Identity.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)", identity.bindings)
         } catch .constraint(.foreignKey) {
             throw .notFound  // the only reference: the user
         }

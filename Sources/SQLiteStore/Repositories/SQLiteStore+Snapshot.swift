@@ -12,10 +12,11 @@ extension SQLiteStore {
     public static let oldestSnapshotVersion = 2
 
     /// Everything another store needs to take over this deployment (`tokenvend db copy`): every user, every
-    /// stored customer id, every identity, the sessions still usable at `now` (not revoked, neither expiry reached) and the
+    /// stored customer id, every identity (with its sealed provider token and forwarding), the records of deleted
+    /// accounts, the sessions still usable at `now` (not revoked, neither expiry reached) and the
     /// revoked sessions not yet purged (so a copy repeated after a logout revokes the session on the target too),
     /// read in one read transaction so they agree with each other. The transient tables are left out: browser
-    /// sign-in flows and codes, nonces, email codes and the email outbox.
+    /// sign-in flows and codes, nonces, email codes and the outbox (pending revocations too: drain it first).
     /// - Throws: `.unavailable` when no reader can be opened.
     public func snapshot(now: Date = Date()) async throws(StoreError) -> StoreSnapshot {
         try await database.read { (connection: Connection) throws(StoreError) -> StoreSnapshot in
@@ -77,16 +78,19 @@ extension SQLiteStore {
             if session.revokedAt == nil { sessions.append(session) } else { revoked.append(session) }
         }
         // Version 4 added identities; an older file (read without migrating) has none.
+        // Version 9 added their sealed provider tokens and forwarding, and the records of deleted accounts.
         var identities: [Identity] = []
         if version >= 4 {
+            let columns = version >= 9 ? Identity.columns : Identity.columnsBeforeVersion9
             for row in try connection.query(
-                "SELECT \(Identity.columns) FROM identities ORDER BY created_at, provider, subject")
+                "SELECT \(columns) FROM identities ORDER BY created_at, provider, subject")
             {
                 identities.append(try Identity(row: row))
             }
         }
+        let deleted = version >= 9 ? try UserStore.deletedAccounts(connection) : []
         return StoreSnapshot(
             users: users, customerIDs: customerIDs, sessions: sessions, revokedSessions: revoked,
-            identities: identities)
+            identities: identities, deletedAccounts: deleted)
     }
 }

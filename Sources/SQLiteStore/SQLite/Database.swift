@@ -10,7 +10,9 @@ import Synchronization
 /// see `write(_:) async`), and `busy_timeout` makes writers in other processes (the `tokenvend users` CLI on the
 /// same file) wait for each other instead of failing, so callers never see "database is locked" unless a lock is
 /// held longer than the timeout (then `.unavailable(.busy)`).
-/// Opening applies `journal_mode=WAL`, `synchronous=FULL`, `foreign_keys=ON` and the pending migrations.
+/// Opening applies `journal_mode=WAL`, `synchronous=FULL`, `foreign_keys=ON`, `secure_delete=ON` (deleted rows
+/// are overwritten with zeros, so a deleted account's bytes do not linger in free pages; the WAL keeps older page
+/// images until a checkpoint resets it) and the pending migrations.
 ///
 /// A failed write never poisons the store: after `SQLITE_FULL` or `SQLITE_READONLY` the transaction is rolled
 /// back and the next write tries again; after an I/O error the writer connection is reopened. Reads keep
@@ -81,13 +83,15 @@ public final class Database: Sendable {
         let openWriter: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in
             let connection = try Connection(path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             try connection.setBusyTimeout(milliseconds: timeout)
-            try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+            try connection.executeScript(
+                "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;")
             return connection
         }
         let openReader: @Sendable () throws(StoreError) -> Connection = { () throws(StoreError) -> Connection in
             let connection = try Connection(path: path, flags: SQLITE_OPEN_READWRITE)
             try connection.setBusyTimeout(milliseconds: timeout)
-            try connection.executeScript("PRAGMA query_only = ON; PRAGMA foreign_keys = ON;")
+            try connection.executeScript(
+                "PRAGMA query_only = ON; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;")
             return connection
         }
         // Every process on the file must move the counter, or the others' kept session answers go stale.

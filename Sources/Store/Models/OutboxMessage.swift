@@ -4,7 +4,7 @@
     public import Foundation
 #endif
 
-/// A message to queue in the outbox (`email_outbox`).
+/// A message to queue in the outbox (`outbox`, the one durable queue of outbound work; schema 9).
 public struct OutboxMessage: Sendable, Equatable {
     /// A random id (lowercase UUID).
     public var id: String

@@ -1,6 +1,6 @@
 /// Everything a store holds that another store needs to take over a deployment (`tokenvend db copy`): users,
-/// their stored customer ids and identities, the sessions that can still be used, and the revoked ones not yet
-/// purged. Read in one transaction by `SQLiteStore.snapshot()`. (The used ID tokens are not copied: they only
+/// their stored customer ids and identities (with their sealed provider tokens), the sessions that can still be
+/// used, the revoked ones not yet purged, and the records of deleted accounts. Read in one transaction by `SQLiteStore.snapshot()`. (The used ID tokens are not copied: they only
 /// guard against replays for the few minutes a token lives.)
 public struct StoreSnapshot: Sendable, Equatable {
     /// Every user.
@@ -14,17 +14,20 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var revokedSessions: [Session]
     /// Every identity (provider, subject → user).
     public var identities: [Identity]
+    /// The records of deleted accounts (`deleted_accounts`, schema 9).
+    public var deletedAccounts: [DeletedAccount]
 
     /// Creates a snapshot.
     public init(
         users: [User], customerIDs: [StoredCustomerID], sessions: [Session], revokedSessions: [Session] = [],
-        identities: [Identity] = []
+        identities: [Identity] = [], deletedAccounts: [DeletedAccount] = []
     ) {
         self.users = users
         self.customerIDs = customerIDs
         self.sessions = sessions
         self.revokedSessions = revokedSessions
         self.identities = identities
+        self.deletedAccounts = deletedAccounts
     }
 }
 

@@ -131,7 +131,8 @@ extension DatabaseCommand {
             let name = (try? PostgresURL(target.url).redacted) ?? "postgres"
             print(
                 "copied \(report.users) user(s), \(report.customerIDs) customer id(s) and \(report.sessions) live "
-                    + "session(s) from sqlite:\(path) to \(name); \(report.identities) identity link(s)")
+                    + "session(s) from sqlite:\(path) to \(name); \(report.identities) identity link(s), "
+                    + "\(report.deletedAccounts) deleted-account record(s)")
         }
 
         /// The target from `--to`, `--to-file` or the configuration, with the configuration's pool settings.

@@ -117,6 +117,16 @@ struct FaultyUsers: UserStoring {
         try check()
         return try await inner.replacePassword(userID: userID, hash: hash, keeping: sessionID, now: now)
     }
+    func deleteUser(userID: String, method: AccountDeletionMethod, now: Date) async throws(StoreError)
+        -> DeletedAccount
+    {
+        try check()
+        return try await inner.deleteUser(userID: userID, method: method, now: now)
+    }
+    func deletedAccounts() async throws(StoreError) -> [DeletedAccount] {
+        try check()
+        return try await inner.deletedAccounts()
+    }
 }
 
 struct FaultySessions: SessionStoring {
