@@ -137,7 +137,7 @@ import Testing
     @Test("the example lists name every case of HTTPServerError, ServiceError and MossError")
     func enumerationsAreComplete() {
         #expect(Set(Self.httpServerErrors.map(Self.arm)) == Set(0...9))
-        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...16))
+        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...17))
         #expect(Set(Self.mossErrors.map(Self.arm)) == Set(0...5))
     }
 
