@@ -292,7 +292,9 @@ let package = Package(
         // RSA, so this signs with OpenSSL's EVP directly), and a fake JWKS fetcher that counts calls and can fail.
         .target(
             name: "IdentityProvidersTesting",
-            dependencies: ["IdentityProviders", "JWT", "Cryptography", "StrictJSON", "COpenSSL"],
+            dependencies: [
+                "IdentityProviders", "JWT", "Cryptography", "StrictJSON", "COpenSSL", "OutboundHTTP", "MailTesting",
+            ],
             path: "Tests/IdentityProvidersTesting", swiftSettings: swiftSettings),
         // The client's test doubles (FakeAuthServer behind HTTPTransport, a hand-moved clock); client only.
         .target(

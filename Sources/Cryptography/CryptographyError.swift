@@ -33,9 +33,14 @@ public enum CryptographyError: Error, Sendable, Equatable, CaseIterable {
     case cryptoFailure
     /// An asymmetric key was refused; the payload says why.
     case invalidKey(KeyProblem)
+    /// Authenticated decryption refused its input: too short, altered, sealed under another key, or with other
+    /// associated data (``AES256GCM/open(_:associatedData:)``).
+    case authenticationFailed
 
     /// Every case, with each key problem.
-    public static let allCases: [CryptographyError] = [.weakKey, .cryptoFailure] + KeyProblem.allCases.map(invalidKey)
+    public static let allCases: [CryptographyError] =
+        [.weakKey, .cryptoFailure, .authenticationFailed]
+        + KeyProblem.allCases.map(invalidKey)
 }
 
 extension CryptographyError: CustomStringConvertible {
@@ -45,6 +50,7 @@ extension CryptographyError: CustomStringConvertible {
         case .weakKey: "HMAC key shorter than the hash output"
         case .cryptoFailure: "OpenSSL failure"
         case .invalidKey(let problem): problem.description
+        case .authenticationFailed: "sealed data does not authenticate (altered, or another key)"
         }
     }
 }

@@ -119,7 +119,7 @@ public struct IDTokenVerifier: Sendable {
     /// The library checks `exp`, `iat` and `nbf` itself (with the same leeway) before it returns; when it refuses a
     /// claim the signature has held already, so the claims are read and checked here in order, and the first of
     /// these failures is reported rather than the library's.
-    private func verifySignature(_ token: String, with keySet: JWTKeySet, now: Date) throws(IDTokenFailure)
+    func verifySignature(_ token: String, with keySet: JWTKeySet, now: Date) throws(IDTokenFailure)
         -> JWTClaims
     {
         let options = VerificationOptions(now: now, leeway: Self.leeway, requireExpiration: true, requireKeyID: true)

@@ -10,6 +10,8 @@ public enum MailKind: String, Sendable, CaseIterable {
     case emailChange = "email_change"
     /// A notice to the old address that the account's email changed; no code.
     case emailChangedNotice = "email_changed_notice"
+    /// A code that deletes the account (`POST /auth/account/deletion`, the page at `GET /account/delete`).
+    case deletion
 
     /// Whether the message carries a code (`{{code}}` once in its plain text); all but the notice.
     public var carriesCode: Bool { self != .emailChangedNotice }

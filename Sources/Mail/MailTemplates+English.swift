@@ -54,5 +54,17 @@ extension MailTemplates {
 
             """
         ),
+        .deletion: (
+            "Delete your {{appName}} account",
+            """
+            Someone asked to delete the {{appName}} account of this email address. To delete it, enter this code:
+
+            {{code}}
+
+            It expires in {{minutes}} minutes. Deleting the account cannot be undone. If it was not you, ignore this
+            email: nothing is deleted.
+
+            """
+        ),
     ]
 }

@@ -41,6 +41,10 @@ public enum ServiceError: Error, Sendable, Equatable {
     case invalidIDToken
     /// 409: an ID token's verified email belongs to an account its identity is not linked to.
     case identityConflict
+    /// 401: `DELETE /auth/account` without proof that the caller is the account holder now: a missing or wrong
+    /// password, or (for an account without one) a sign-in older than `maxAge` seconds
+    /// (`account.reauthenticationSeconds`).
+    case reauthenticationRequired(maxAge: Int)
 
     /// The `error` member of the body.
     public var code: ErrorCode {
@@ -61,6 +65,7 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .unavailable: .unavailable
         case .invalidIDToken: .invalidGrant
         case .identityConflict: .identityConflict
+        case .reauthenticationRequired: .reauthenticationRequired
         }
     }
 
@@ -86,6 +91,8 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .invalidIDToken: "The ID token is invalid, expired, not issued to this app, or used before."
         case .identityConflict:
             "An account with this email exists; sign in to it and link the provider, or use another account."
+        case .reauthenticationRequired:
+            "Confirm it is you: give the account's password, or sign in again and retry within a few minutes."
         }
     }
 }

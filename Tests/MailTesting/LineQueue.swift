@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The lines a child process writes to stdout, handed out in order to awaiting callers; its stderr is kept for
-/// the failure message when it exits.
-final class LineQueue: Sendable {
+/// the failure message when it exits (the SMTP sink's and the fake Sign in with Apple's).
+public final class LineQueue: Sendable {
     private struct State {
         var buffer: [UInt8] = []
         var lines: [String] = []
@@ -15,7 +15,8 @@ final class LineQueue: Sendable {
 
     private let state = Mutex(State())
 
-    init(output: FileHandle, errors: FileHandle) {
+    /// Reads `output` and `errors` as the process writes them.
+    public init(output: FileHandle, errors: FileHandle) {
         output.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }
@@ -29,7 +30,7 @@ final class LineQueue: Sendable {
     }
 
     /// The next line; fails after `deadline` (a failure bound only) or when the process closed its stdout.
-    func next(within deadline: Duration, what: String) async throws -> String {
+    public func next(within deadline: Duration, what: String) async throws -> String {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -87,6 +88,6 @@ final class LineQueue: Sendable {
 
     private func exited(_ state: State) -> SMTPSink.Failure {
         SMTPSink.Failure(
-            description: "the sink exited: \(String(decoding: state.errors, as: UTF8.self).suffix(2000))")
+            description: "the process exited: \(String(decoding: state.errors, as: UTF8.self).suffix(2000))")
     }
 }

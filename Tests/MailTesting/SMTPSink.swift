@@ -46,21 +46,11 @@ public final class SMTPSink: Sendable {
         public var description: String
     }
 
-    private struct State {
-        var process: Process?
-        var lines: LineQueue?
-        var port = 0
-    }
-
     private let options: Options
-    private let state = Mutex(State())
+    private let process = ScriptProcess()
 
     private init(options: Options) {
         self.options = options
-    }
-
-    deinit {
-        stop()
     }
 
     /// Starts a sink with `options` on a port the kernel picks (or `port`).
@@ -71,52 +61,24 @@ public final class SMTPSink: Sendable {
     }
 
     /// The port it listens on (the last one, after ``stop()``).
-    public var port: Int { state.withLock { $0.port } }
+    public var port: Int { process.port }
 
     /// `smtp://127.0.0.1:<port>`, or `smtps://` with ``Options/tls``.
     public var url: String { "\(options.tls == nil ? "smtp" : "smtps")://127.0.0.1:\(port)" }
 
     /// Starts the process again (after ``stop()``) on `port` (0: any), and waits for its `PORT` line.
     public func start(port: Int) async throws {
-        stop()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.scriptPath, "--port", String(port)] + arguments()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let lines = LineQueue(output: output.fileHandleForReading, errors: errors.fileHandleForReading)
-        try process.run()
-        state.withLock {
-            $0.process = process
-            $0.lines = lines
-        }
-        let first = try await lines.next(within: .seconds(30), what: "the sink's PORT line")
-        guard first.hasPrefix("PORT "), let actual = Int(first.dropFirst(5)) else {
-            throw Failure(description: "the sink printed \(first) instead of its PORT line")
-        }
-        state.withLock { $0.port = actual }
+        try await process.start(Self.scriptPath, port: port, arguments: arguments())
     }
 
     /// Kills the process (SMTP down); the port stays known for ``start(port:)``.
     public func stop() {
-        let process = state.withLock { state in
-            defer {
-                state.process = nil
-                state.lines = nil
-            }
-            return state.process
-        }
-        guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.stop()
     }
 
     /// The next message the sink accepted.
     public func nextMessage(within deadline: Duration = .seconds(60)) async throws -> ReceivedMail {
-        guard let lines = state.withLock({ $0.lines }) else { throw Failure(description: "the sink is stopped") }
+        guard let lines = process.lines else { throw Failure(description: "the sink is stopped") }
         let line = try await lines.next(within: deadline, what: "a message")
         return try JSONDecoder().decode(ReceivedMail.self, from: Data(line.utf8))
     }
@@ -132,10 +94,7 @@ public final class SMTPSink: Sendable {
     }
 
     /// scripts/smtp_sink.py, found from this file's path (Tests/MailTesting/ → the package root).
-    static var scriptPath: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/smtp_sink.py").path
-    }
+    static var scriptPath: String { ScriptProcess.scriptPath("smtp_sink.py", from: #filePath) }
 }
 
 /// One message as the sink printed it.

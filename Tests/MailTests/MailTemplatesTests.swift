@@ -65,7 +65,7 @@ import Testing
             (
                 #"{"welcome": {}}"#, "email.templates.welcome",
                 "unknown template kind welcome (kinds: verification, password_reset, sign_in, email_change, "
-                    + "email_changed_notice)"
+                    + "email_changed_notice, deletion)"
             ),
             (#"{"sign_in": "x"}"#, "email.templates.sign_in", "expected an object with subject, text and html"),
             (

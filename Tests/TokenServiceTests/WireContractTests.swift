@@ -37,6 +37,7 @@ import Testing
         .invalidToken(presented: true), .invalidGrant, .insufficientScope, .csrfFailed, .registrationClosed,
         .notFound, .emailTaken, .unsupportedMediaType, .tooManyRequests(retryAfter: 1), .upstream("x"),
         .unavailable("x", retryAfter: 1), .invalidIDToken, .identityConflict, .invalidCode,
+        .reauthenticationRequired(maxAge: 300),
     ]
     static func arm(_ error: ServiceError) -> Int {
         switch error {
@@ -57,6 +58,7 @@ import Testing
         case .invalidIDToken: 14
         case .identityConflict: 15
         case .invalidCode: 16
+        case .reauthenticationRequired: 17
         }
     }
 
@@ -135,7 +137,7 @@ import Testing
     @Test("the example lists name every case of HTTPServerError, ServiceError and MossError")
     func enumerationsAreComplete() {
         #expect(Set(Self.httpServerErrors.map(Self.arm)) == Set(0...9))
-        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...16))
+        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...17))
         #expect(Set(Self.mossErrors.map(Self.arm)) == Set(0...5))
     }
 

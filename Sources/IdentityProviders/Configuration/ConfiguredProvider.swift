@@ -26,12 +26,17 @@ public struct ConfiguredProvider: Sendable, Equatable {
     /// The tenant id (1 to 128 bytes) of the accounts a sign-in through this provider creates; nil for none.
     public let tenant: String?
 
+    /// Sign in with Apple's REST API (redeeming authorization codes, revoking refresh tokens); nil when the entry
+    /// does not configure it (only the `apple` preset can).
+    public let appleREST: AppleRESTConfiguration?
+
     /// A provider with every member given.
     public init(
         name: String, preset: IdentityProviderPreset? = nil, native: IdentityProvider?,
         browser: BrowserClientConfiguration?, audiences: [String], algorithms: Set<JWTAlgorithm>,
-        tenant: String? = nil
+        tenant: String? = nil, appleREST: AppleRESTConfiguration? = nil
     ) {
+        self.appleREST = appleREST
         self.name = name
         self.preset = preset
         self.native = native

@@ -2,7 +2,8 @@ import JWT
 public import StrictJSON
 
 /// Reads the `identityProviders` section, `{name: {preset?, issuers?, jwksURL?, audiences?, nonce?, algorithms?,
-/// tenant?, clientId?, …}}`: checks every member, applies each preset (the members given replace what the preset
+/// tenant?, clientId?, …}}` (on the `apple` preset, `teamId`, `keyId`, `privateKeyFile`, `clientId`, `tokenURL` and
+/// `revokeURL` configure Sign in with Apple's REST API instead of a browser flow): checks every member, applies each preset (the members given replace what the preset
 /// fills) and returns the providers it configures. Every error names the member path (`apple.audiences`).
 ///
 /// Pure but for the secret files, read through `readFile` (its error's description becomes the reason).
@@ -23,6 +24,7 @@ public enum IdentityProviderConfiguration {
     /// Every member an entry may have: the native ones and ``browserMembers``.
     public static let members =
         ["algorithms", "audiences", "issuers", "jwksURL", "nonce", "preset", "tenant"] + browserMembers
+        + ["keyId", "privateKeyFile", "revokeURL", "teamId"]
 
     /// Parses the whole section: each entry by name (sorted), then refuses two providers sharing an issuer and an
     /// audience (one ID token would sign in through either, as two different identities).
@@ -91,11 +93,26 @@ public enum IdentityProviderConfiguration {
             try given("jwksURL").map { (value) throws(IdentityProviderConfigurationError) in
                 try member("jwksURL").url(value)
             } ?? filled?.jwksURL
+        // On the apple preset, clientId and tokenURL configure Apple's REST API, never a browser flow.
+        var appleREST: AppleRESTConfiguration?
+        var browserGiven: (String) -> JSONValue? = given
+        if preset == .apple {
+            appleREST = try Self.appleREST(name: name, given: given, readFile: readFile)
+            if let stray = browserMembers.first(where: { given($0) != nil && !appleRESTMembers.contains($0) }) {
+                throw member(stray).fail(
+                    "the apple preset has no browser flow (Apple's web flow is not supported); its clientId and "
+                        + "tokenURL configure Sign in with Apple's REST API only")
+            }
+            browserGiven = { appleRESTMembers.contains($0) ? nil : given($0) }
+        } else if let stray = ["keyId", "privateKeyFile", "revokeURL", "teamId"].first(where: { given($0) != nil }) {
+            throw member(stray).fail("only on the apple preset (Sign in with Apple's REST API)")
+        }
         var browser: BrowserClientConfiguration?
-        if given("clientId") != nil {
+        if browserGiven("clientId") != nil {
             browser = try browserClient(
-                name: name, given: given, preset: preset, issuers: issuers, jwksURL: jwksURL, readFile: readFile)
-        } else if let stray = browserMembers.first(where: { given($0) != nil }) {
+                name: name, given: browserGiven, preset: preset, issuers: issuers, jwksURL: jwksURL,
+                readFile: readFile)
+        } else if let stray = browserMembers.first(where: { browserGiven($0) != nil }) {
             throw member("clientId").fail("missing; \(stray) belongs to the browser flow, which needs clientId")
         }
         if browser == nil, preset == .github {
@@ -108,6 +125,8 @@ public enum IdentityProviderConfiguration {
             audiences = try member("audiences").stringList(value)
         } else if let browser {
             audiences = [browser.clientId]
+        } else if let appleREST {
+            audiences = [appleREST.clientId]
         } else {
             throw member("audiences").fail(
                 "missing; list the app's bundle id, Services ID or OAuth client ids that tokens must be issued to")
@@ -144,7 +163,7 @@ public enum IdentityProviderConfiguration {
         }
         return ConfiguredProvider(
             name: name, preset: preset, native: native, browser: browser, audiences: audiences,
-            algorithms: algorithms, tenant: tenant)
+            algorithms: algorithms, tenant: tenant, appleREST: appleREST)
     }
 
     /// Two providers sharing an issuer and an audience are refused: one ID token would sign in through either, as

@@ -6,7 +6,13 @@ import Logging
 import Store
 
 extension AuthService {
-    /// `POST /auth/idtoken`: `{"provider", "idToken", "nonce"?, "name"?}` → 200 like login, plus `created`.
+    /// `POST /auth/idtoken`: `{"provider", "idToken", "nonce"?, "name"?, "authorizationCode"?}` → 200 like login,
+    /// plus `created`.
+    ///
+    /// With `authorizationCode` on a provider that configures Sign in with Apple's REST API, the code is redeemed
+    /// once the account is known (``AppleTokens/redeem(code:provider:subject:userID:logger:)``, bounded at 5 s) and
+    /// Apple's refresh token is kept sealed on the identity; a failed redemption is logged and counted, and the
+    /// sign-in goes on. On any other provider the code is ignored.
     ///
     /// The ID token is checked by the provider's `IDTokenVerifier` (keys from its cached JWKS); with
     /// `identity.requireServerNonce` its nonce must also be an unused one of `POST /auth/nonce`, consumed after the
@@ -74,6 +80,11 @@ extension AuthService {
         }
         guard let (user, outcome) = try await account(for: token), !user.isDisabled else {
             throw try await rejected(.userDisabled, subject: token.subject)
+        }
+        if let code = body.authorizationCode, let apple = identity.apple {
+            // Bounded by the client's deadline; a failure is logged and counted, never the sign-in's.
+            await apple.redeem(
+                code: code, provider: token.provider, subject: token.subject, userID: user.id, logger: context.logger)
         }
         do {
             // The subject's failures only: a success from an address shared by many users (carrier NAT) must not

@@ -13,7 +13,9 @@ extension AuthService {
         user: Store.User, session: Session, counter: Int64, strategy: AuthStrategy, status: HTTPStatus = .ok,
         created: Bool? = nil
     ) throws -> HTTPResponse {
-        let issued = try accessTokens.issue(for: user, sessionID: session.id, now: now())
+        // `auth_time` is the session's creation: the sign-in, which refreshes of this session keep.
+        let issued = try accessTokens.issue(
+            for: user, sessionID: session.id, authTime: session.createdAt, now: now())
         guard let refresh = refreshTokens.encode(sessionID: session.id, counter: counter) else {
             throw ServiceError.invalidGrant
         }

@@ -103,7 +103,7 @@ struct Authenticator: Sendable {
     static func caller(_ claims: AccessClaims, viaCookie: Bool) -> Caller {
         Caller(
             userID: claims.subject, sessionID: claims.sessionID, email: claims.email, role: claims.role,
-            tenantID: claims.tenantID, viaCookie: viaCookie)
+            tenantID: claims.tenantID, viaCookie: viaCookie, authTime: claims.authTime)
     }
 
     /// 503 for a session read that failed, with the `Retry-After` of the store's failure (`StoreFailure`).

@@ -10,6 +10,8 @@ struct Caller: Sendable {
     var isEmailVerified: Bool { email != nil }
     /// Whether the token came from the access cookie (cookie mode) rather than `Authorization`.
     let viaCookie: Bool
+    /// The token's `auth_time` (when the session signed in, Unix seconds); nil for a token from before issue 33.
+    let authTime: Int64?
 }
 
 /// A caller with the customer ids read in the same transaction as its session check (`POST /stream-token`).

@@ -20,6 +20,8 @@ struct IdentitySignIn: Sendable {
     /// The tenant of the accounts each provider creates (`identityProviders.<name>.tenant`), by provider name, for
     /// native and browser providers alike; a provider without one is absent.
     let tenants: [String: String]
+    /// Sign in with Apple's REST API (the `authorizationCode` redemption); nil when no provider configures it.
+    var apple: AppleTokens?
 
     /// The verifiers of `configuration`, their keys fetched by `fetcher` into one cache whose fetches are logged.
     /// - Throws: `ConfigurationError.invalidValue` naming the provider when its settings are refused (the loader

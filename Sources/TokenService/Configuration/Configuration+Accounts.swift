@@ -14,6 +14,16 @@ extension TokenServiceConfiguration {
         public init() {}
     }
 
+    /// Account deletion (`account.*`, issue 33).
+    public struct Account: Sendable, Equatable {
+        /// How recent a sign-in (the access token's `auth_time`) must be, in seconds, for `DELETE /auth/account` on
+        /// an account without a password; 1…86400. Default: 300.
+        public var reauthenticationSeconds: Int = 300
+
+        /// The defaults.
+        public init() {}
+    }
+
     /// Password policy and Argon2id cost (`password.*`). Hashes are upgraded on login when the cost changes.
     public struct Password: Sendable, Equatable {
         /// Shortest accepted new password, in Unicode code points as sent; 8…128. Default: 12.

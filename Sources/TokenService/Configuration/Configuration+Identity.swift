@@ -37,6 +37,13 @@ extension TokenServiceConfiguration {
         /// ``flowLifetimeSeconds``, which bounds its flows under way; 1…100000. A start beyond it answers 429 with
         /// `Retry-After`. Default: 100 (many users may share one address behind carrier NAT).
         public var maxPendingFlowsPerAddress: Int = 100
+        /// The file of the AES-256-GCM key that seals identity providers' refresh tokens at rest (Sign in with
+        /// Apple's, `identities.refresh_token`): one line of base64 decoding to exactly 32 bytes (`openssl rand
+        /// -base64 32`), mode 0600 (no access for group or others). Required when a provider configures Apple's
+        /// REST API; optional otherwise. No development key is generated. Default: none.
+        public var tokenEncryptionKeyFile: String?
+        /// The key read from ``tokenEncryptionKeyFile`` by the loader's checks; nil without the file.
+        public var tokenEncryptionKey: TokenEncryptionKey?
 
         /// The default of ``maxPendingFlows``.
         static let defaultMaxPendingFlows = 10_000
@@ -51,5 +58,8 @@ extension TokenServiceConfiguration {
 
         /// True when some provider has browser settings: `server.publicURL` is then required.
         public var hasBrowserProviders: Bool { providers.contains { $0.browser != nil } }
+
+        /// True when some provider configures Sign in with Apple's REST API (``ConfiguredProvider/appleREST``).
+        public var hasAppleREST: Bool { providers.contains { $0.appleREST != nil } }
     }
 }

@@ -31,6 +31,8 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     public var session: Session = Session()
     /// Self-service registration (`registration.*`).
     public var registration: Registration = Registration()
+    /// Account deletion (`account.*`).
+    public var account: Account = Account()
     /// Password policy and Argon2id cost (`password.*`).
     public var password: Password = Password()
     /// Login and request rate limits (`rateLimit.*`).

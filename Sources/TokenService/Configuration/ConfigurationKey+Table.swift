@@ -46,6 +46,7 @@ extension ConfigurationKey {
             .init("session.maxLifetimeSeconds", .integer(60...(3_660 * day))),
             .init("session.maxPerUser", .integer(1...10_000)),
             .init("registration.enabled", .boolean),
+            .init("account.reauthenticationSeconds", .integer(1...day)),
             .init("password.minLength", .integer(8...128)),
             .init("password.timeCost", .integer(1...10)),
             .init("password.memoryCost", .integer(8_192...1_048_576)),
@@ -71,6 +72,7 @@ extension ConfigurationKey {
             .init("identity.flowLifetimeSeconds", .integer(5...900)),
             .init("identity.maxPendingFlows", .integer(1...1_000_000)),
             .init("identity.maxPendingFlowsPerAddress", .integer(1...100_000)),
+            .init("identity.tokenEncryptionKeyFile", .optionalString),
             .init(
                 "identityProviders",
                 .section(

@@ -16,6 +16,7 @@ extension ConfigurationLoader {
             try checkStrength(secret, key: "refreshToken.secret")
         }
         configuration.stream.vendor = try compileStream(configuration.stream)
+        configuration.identity.tokenEncryptionKey = try tokenEncryptionKey(configuration.identity)
         try checkKeyReuse(configuration)
         if configuration.identity.hasBrowserProviders, configuration.publicURL == nil {
             let name = configuration.identity.providers.first { $0.browser != nil }?.name ?? ""

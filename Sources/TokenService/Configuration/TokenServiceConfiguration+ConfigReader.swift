@@ -35,6 +35,8 @@ extension TokenServiceConfiguration {
         session.maxLifetimeSeconds = reader.int(forKey: "session.maxLifetimeSeconds") ?? session.maxLifetimeSeconds
         session.maxPerUser = reader.int(forKey: "session.maxPerUser") ?? session.maxPerUser
         registration.enabled = reader.bool(forKey: "registration.enabled") ?? registration.enabled
+        account.reauthenticationSeconds =
+            reader.int(forKey: "account.reauthenticationSeconds") ?? account.reauthenticationSeconds
         password = Password(reader: reader.scoped(to: "password"))
         rateLimit = RateLimit(reader: reader.scoped(to: "rateLimit"))
         moss = try MossConfiguration(reader: reader.scoped(to: "moss"))
@@ -79,6 +81,7 @@ extension TokenServiceConfiguration.Identity {
         flowLifetimeSeconds = reader.int(forKey: "flowLifetimeSeconds") ?? flowLifetimeSeconds
         maxPendingFlows = reader.int(forKey: "maxPendingFlows") ?? maxPendingFlows
         maxPendingFlowsPerAddress = reader.int(forKey: "maxPendingFlowsPerAddress") ?? maxPendingFlowsPerAddress
+        tokenEncryptionKeyFile = reader.optionalString(forKey: "tokenEncryptionKeyFile")
     }
 }
 

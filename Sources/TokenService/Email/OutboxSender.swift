@@ -5,23 +5,21 @@ import Mail
 import Store
 import Synchronization
 
-/// Delivers the email outbox: one per instance, started with the server and stopped before the store closes.
+/// Runs the outbox, the one durable queue of outbound work: one per instance, started with the server and stopped
+/// before the store closes. It runs when email is on or a provider configures Sign in with Apple's REST API.
 ///
 /// It claims due rows for a lease (`EmailStoring.claimOutbox`; 90 s, longer than the transport's 60 s message
-/// timeout, so a row is never sent twice while a slow delivery is still under way), opens each sealed body,
-/// hands it to the `MailTransport`, and deletes the row once delivered. A transient failure releases the row
-/// for another try after a backoff that starts at 1 s and doubles to at most 10 minutes; a permanent failure,
-/// 24 hours of failures since the row was queued, or a body that no longer opens (the refresh-token secret
-/// changed) gives the row up (`failOutbox`), logged and counted.
+/// timeout, so a row is never run twice while a slow try is still under way) and hands each to the job of its
+/// kind: ``EmailOutboxJob`` (email messages) or ``RevocationOutboxJob`` (`revoke_provider_token`). A job
+/// completes, retries (backoff from 1 s doubling to at most 10 minutes) or gives up its row. A row of a kind no
+/// job of this instance runs (email off here, or no Apple REST client) is retried after the longest backoff,
+/// never dropped: another instance, or this one reconfigured, runs it.
 ///
 /// It wakes at once when a request of this instance queues a row (``wake()``), and otherwise sleeps until the
 /// next row falls due (`nextOutboxDue`) but never longer than 30 s, so rows queued by other instances, and rows
 /// whose sender died with them (their lease runs out after 90 s), are picked up within two minutes; a sender
-/// started under the name of one that died (``start(as:)``) takes its rows back at once. The transport
-/// runs the SMTP exchange on a thread of its own, so a slow mail server holds only this loop, never a request.
-///
-/// Logs carry the row id, kind, result, attempt and, for the file transport, the file written; never the code,
-/// the body or the recipient's message.
+/// started under the name of one that died (``start(as:)``) takes its rows back at once.
+/// `tokenvend_email_outbox_pending` counts every pending row, of every kind (`pendingOutboxCount`).
 ///
 /// Thread-safety: the loop is one `Task`; `state` (under its `Mutex`) records whether it started or stopped.
 final class OutboxSender: Sendable {
@@ -37,6 +35,8 @@ final class OutboxSender: Sendable {
         var maxBackoff: Duration = .seconds(600)
         /// How long after it was queued a message is given up. Default: 24 hours.
         var giveUpAfter: Duration = .seconds(86_400)
+        /// How long after it was queued a provider token revocation is given up. Default: 7 days.
+        var revocationGiveUpAfter: Duration = .seconds(7 * 86_400)
         /// Rows claimed at a time. Default: 10.
         var batchSize = 10
         /// How long `stop()` waits for a delivery under way. Default: 5 s (its row is retried after its lease).
@@ -49,10 +49,8 @@ final class OutboxSender: Sendable {
     }
 
     let store: any EmailStoring
-    let transport: any MailTransport
-    let keys: EmailCodeKeys
-    /// The envelope sender (`MAIL FROM`): `email.from`'s address.
-    let envelopeFrom: String
+    /// The jobs, by the kinds they handle (the first that handles a row's kind runs it).
+    let jobs: [any OutboxJob]
     let metrics: EmailMetrics
     let logger: Logger
     let now: @Sendable () -> Date
@@ -64,17 +62,30 @@ final class OutboxSender: Sendable {
     private let state = Mutex(State())
 
     init(
-        store: any EmailStoring, transport: any MailTransport, keys: EmailCodeKeys, envelopeFrom: String,
-        metrics: EmailMetrics, logger: Logger, timing: Timing = Timing(), now: @escaping @Sendable () -> Date
+        store: any EmailStoring, jobs: [any OutboxJob], metrics: EmailMetrics, logger: Logger,
+        timing: Timing = Timing(), now: @escaping @Sendable () -> Date
     ) {
         self.store = store
-        self.transport = transport
-        self.keys = keys
-        self.envelopeFrom = envelopeFrom
+        self.jobs = jobs
         self.metrics = metrics
         self.logger = logger
         self.timing = timing
         self.now = now
+    }
+
+    /// A sender of email only (``EmailOutboxJob``).
+    convenience init(
+        store: any EmailStoring, transport: any MailTransport, keys: EmailCodeKeys, envelopeFrom: String,
+        metrics: EmailMetrics, logger: Logger, timing: Timing = Timing(), now: @escaping @Sendable () -> Date
+    ) {
+        self.init(
+            store: store,
+            jobs: [EmailOutboxJob(transport: transport, keys: keys, envelopeFrom: envelopeFrom, metrics: metrics)],
+            metrics: metrics, logger: logger, timing: timing, now: now)
+    }
+
+    private var context: OutboxJobContext {
+        OutboxJobContext(store: store, timing: timing, now: now, logger: logger)
     }
 
     /// Starts the loop (once; later calls, and calls after `stop()`, do nothing).
@@ -181,90 +192,24 @@ final class OutboxSender: Sendable {
         metrics.pending.store(pending, ordering: .relaxed)
     }
 
-    /// One try of one claimed row.
+    /// One try of one claimed row, by the job of its kind; a kind without a job here waits the longest backoff.
     private func deliver(_ entry: OutboxEntry) async {
         let attempt = entry.attempts + 1
-        var metadata: Logger.Metadata = [
-            "email.id": "\(entry.id)", "email.kind": "\(entry.kind)", "email.attempt": "\(attempt)",
-        ]
-        guard let message = keys.open(entry.body, id: entry.id) else {
-            await giveUp(
-                entry, reason: "the sealed message does not open (was the refresh-token secret changed?)",
+        guard let job = jobs.first(where: { $0.handles(kind: entry.kind) }) else {
+            let metadata: Logger.Metadata = [
+                "outbox.id": "\(entry.id)", "outbox.kind": "\(entry.kind)", "outbox.attempt": "\(attempt)",
+            ]
+            await context.retry(
+                entry, after: timing.maxBackoff, reason: "no job for kind \(entry.kind) on this instance",
                 metadata: metadata)
+            logger.warning("outbox row of a kind this instance does not run; retried later", metadata: metadata)
             return
         }
-        let receipt: MailReceipt
-        do throws(MailDeliveryError) {
-            receipt = try await transport.deliver(message, from: envelopeFrom, to: entry.recipient)
-        } catch {
-            metadata["email.reason"] = "\(error.reason)"
-            await failed(entry, error, attempt: attempt, metadata: metadata)
-            return
-        }
-        if let location = receipt.location { metadata["email.file"] = "\(location)" }
-        do {
-            try await store.completeOutbox(id: entry.id)
-        } catch {
-            // Delivered but still queued: it goes again once the lease ends. Better twice than lost.
-            metadata["error"] = "\(error)"
-            logger.warning("email sent but its outbox row could not be deleted", metadata: metadata)
-        }
-        metadata["email.result"] = "sent"
-        metrics.message(entry.kind, .sent)
-        logger.info("email sent", metadata: metadata)
-    }
-
-    /// A failed delivery: another try after the backoff, or given up (permanent, or queued 24 hours ago).
-    private func failed(
-        _ entry: OutboxEntry, _ error: MailDeliveryError, attempt: Int, metadata: Logger.Metadata
-    ) async {
-        let age = now().timeIntervalSince(entry.createdAt)
-        if case .permanent = error.kind {
-            await giveUp(entry, reason: "refused: \(error.reason)", metadata: metadata)
-            return
-        }
-        guard age < Double(timing.giveUpAfter.components.seconds) else {
-            await giveUp(entry, reason: "failing for 24 hours: \(error.reason)", metadata: metadata)
-            return
-        }
-        let delay = backoff(afterAttempt: attempt)
-        var metadata = metadata
-        metadata["email.result"] = "retried"
-        metadata["email.retryInSeconds"] = "\(delay.components.seconds)"
-        do {
-            try await store.retryOutbox(
-                id: entry.id, nextAttemptAt: now().addingTimeInterval(Double(delay.components.seconds)),
-                lastError: error.reason)
-        } catch {
-            metadata["error"] = "\(error)"
-            logger.warning("email outbox retry could not be recorded; the lease decides", metadata: metadata)
-        }
-        metrics.message(entry.kind, .retried)
-        logger.warning("email delivery failed; will retry", metadata: metadata)
+        await job.run(entry, attempt: attempt, context: context)
     }
 
     /// The delay before the try after `attempt` failed ones: 1 s, 2 s, 4 s, … at most 10 minutes.
     func backoff(afterAttempt attempt: Int) -> Duration {
-        let first = timing.firstBackoff.components.seconds
-        let cap = timing.maxBackoff.components.seconds
-        var delay = max(first, 1)
-        for _ in 1..<max(attempt, 1) {
-            delay *= 2
-            if delay >= cap { return .seconds(cap) }
-        }
-        return .seconds(min(delay, cap))
-    }
-
-    private func giveUp(_ entry: OutboxEntry, reason: String, metadata: Logger.Metadata) async {
-        var metadata = metadata
-        metadata["email.result"] = "failed"
-        metadata["email.reason"] = "\(reason)"
-        do {
-            try await store.failOutbox(id: entry.id, lastError: reason, now: now())
-        } catch {
-            metadata["error"] = "\(error)"
-        }
-        metrics.message(entry.kind, .failed)
-        logger.error("email given up", metadata: metadata)
+        context.backoff(afterAttempt: attempt)
     }
 }

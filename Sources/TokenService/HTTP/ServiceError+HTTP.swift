@@ -8,7 +8,8 @@ extension ServiceError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
         case .invalidRequest, .weakPassword, .invalidCode: .badRequest
-        case .invalidCredentials, .invalidToken, .invalidGrant, .invalidIDToken: .unauthorized
+        case .invalidCredentials, .invalidToken, .invalidGrant, .invalidIDToken, .reauthenticationRequired:
+            .unauthorized
         case .insufficientScope, .csrfFailed, .registrationClosed: .forbidden
         case .notFound: .notFound
         case .emailTaken, .identityConflict: .conflict
@@ -33,6 +34,12 @@ extension ServiceError: HTTPResponseError {
             fields.add(name: "WWW-Authenticate", value: #"Bearer realm="tokenvend""#)
         case .invalidToken(presented: true):
             fields.add(name: "WWW-Authenticate", value: #"Bearer realm="tokenvend", error="invalid_token""#)
+        case .reauthenticationRequired(let maxAge):
+            // RFC 9470 (step-up authentication): the token is valid, the sign-in behind it is not recent enough.
+            fields.add(
+                name: "WWW-Authenticate",
+                value: #"Bearer realm="tokenvend", error="insufficient_user_authentication", max_age="#
+                    + String(maxAge))
         case .tooManyRequests(let seconds), .unavailable(_, let seconds):
             fields.add(name: "Retry-After", value: String(seconds))
         default:

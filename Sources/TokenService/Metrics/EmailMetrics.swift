@@ -35,7 +35,7 @@ public final class EmailMetrics: Sendable {
 
     /// The kinds of message: the templates' and `test` (`tokenvend email send-test`).
     static let messageKinds = [
-        "verification", "password_reset", "sign_in", "email_change", "email_changed_notice", "test",
+        "verification", "password_reset", "sign_in", "email_change", "email_changed_notice", "deletion", "test",
     ]
 
     private static let messagesName = "tokenvend_email_messages_total"

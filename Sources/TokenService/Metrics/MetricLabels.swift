@@ -1,3 +1,5 @@
+public import Store
+
 /// The `method` label: one of `HTTPMethod.known`, `-` for a request rejected before its method was read, or
 /// `other`.
 enum MethodLabel {
@@ -74,3 +76,6 @@ public enum RevocationReason: String, MetricLabel {
     /// The password was reset with an email code (every session) or changed (every session but the caller's).
     case passwordChanged = "password_changed"
 }
+
+/// `tokenvend_account_deletions_total{method}`: the audit record's methods.
+extension AccountDeletionMethod: MetricLabel {}

@@ -1,5 +1,6 @@
 public import HTTPServer
 public import Prometheus
+public import Store
 import Synchronization
 
 /// The metrics tokenvend exposes at `GET /metrics`, kept in a swift-prometheus registry.
@@ -31,6 +32,11 @@ public struct ServiceMetrics: Sendable {
     /// `tokenvend_email_messages_total{kind,result}`, `tokenvend_email_codes_total{kind,result}` and
     /// `tokenvend_email_outbox_pending`.
     public let email: EmailMetrics
+    /// `tokenvend_apple_token_requests_total{operation,result}` and
+    /// `tokenvend_apple_notifications_total{type,result}`.
+    public let apple: AppleMetrics
+    /// `tokenvend_account_deletions_total{method}`: accounts deleted, by how (every method exposed from start-up).
+    public let accountDeletions: LabelledCounter<AccountDeletionMethod>
     private let samplers: Samplers
 
     /// Creates the metrics in `registry`. Default: a new registry of their own.
@@ -55,6 +61,12 @@ public struct ServiceMetrics: Sendable {
             help: "ID tokens refused with 401 invalid_grant, by reason.", label: "reason")
         oauthSignIns = OAuthSignInCounter(registry: registry)
         email = EmailMetrics(registry: registry)
+        apple = AppleMetrics(registry: registry)
+        accountDeletions = LabelledCounter(
+            registry: registry, name: "tokenvend_account_deletions_total", help: "Accounts deleted, by method.",
+            label: "method")
+        // Made now, at 0: a dashboard sees every method before its first deletion.
+        for method in AccountDeletionMethod.allCases { accountDeletions.increment(method, by: 0) }
         samplers = Samplers()
         samplers.add(email.gaugeSampler)
     }

@@ -4,19 +4,22 @@ import Mail
 import Store
 
 extension Components {
-    /// The email endpoints and this instance's outbox sender (nil when `email.transport` is `off`), keyed from the
-    /// refresh-token secret (`EmailCodeKeys`); logs which transport delivers, and warns that `file` sends nothing.
+    /// The email endpoints and this instance's outbox sender, keyed from the refresh-token secret
+    /// (`EmailCodeKeys`); logs which transport delivers, and warns that `file` sends nothing. The sender runs the
+    /// email job when `email.transport` is not `off` and the revocation job when `apple` is given (a provider
+    /// configures Sign in with Apple's REST API); nil when it has neither.
     static func emailFlows(
         _ configuration: TokenServiceConfiguration, backend: any StoreBackend, auth: AuthService,
-        refreshSecret: [UInt8], metrics: ServiceMetrics, logger: Logger, now: @escaping @Sendable () -> Date
+        refreshSecret: [UInt8], apple: AppleTokens?, metrics: ServiceMetrics, logger: Logger,
+        now: @escaping @Sendable () -> Date
     ) throws -> (EmailFlows, OutboxSender?) {
         let settings = configuration.email
         let keys = try EmailCodeKeys(secret: refreshSecret)
-        var sender: OutboxSender?
+        var jobs: [any OutboxJob] = []
         if settings.isEnabled, let mail = settings.mail, let transport = mail.makeTransport() {
-            sender = OutboxSender(
-                store: backend.email, transport: transport, keys: keys, envelopeFrom: mail.from.address,
-                metrics: metrics.email, logger: logger, now: now)
+            jobs.append(
+                EmailOutboxJob(
+                    transport: transport, keys: keys, envelopeFrom: mail.from.address, metrics: metrics.email))
             switch mail.transport {
             case .smtp(let smtp):
                 logger.info(
@@ -31,6 +34,10 @@ extension Components {
         } else {
             logger.info("email transport is off: the email endpoints answer 503", metadata: ["email.transport": "off"])
         }
+        if let apple { jobs.append(RevocationOutboxJob(apple: apple)) }
+        let sender =
+            jobs.isEmpty
+            ? nil : OutboxSender(store: backend.email, jobs: jobs, metrics: metrics.email, logger: logger, now: now)
         let flows = EmailFlows(
             auth: auth, store: backend.email, settings: settings, keys: keys,
             sendsPerMinute: limiter(

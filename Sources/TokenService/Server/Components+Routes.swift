@@ -8,6 +8,7 @@ extension Components {
     func register(on router: inout Router, backend: any StoreBackend) {
         let auth = self.auth
         let email = self.email
+        let accounts = self.accounts
         let vending = self.vending
         let metrics = self.metrics
         let discovery = self.discovery
@@ -47,6 +48,10 @@ extension Components {
         router.post("/auth/nonce") { request, context async throws in try await auth.issueNonce(request, context) }
         router.post("/auth/idtoken") { request, context async throws in
             try await auth.signInWithIDToken(request, context)
+        }
+        let appleNotifications = self.appleNotifications
+        router.post("/auth/apple/notifications") { request, context async throws in
+            try await appleNotifications.handle(request, context)
         }
         router.get("/auth/oauth/:provider") { request, context async throws in
             try await auth.startOAuth(request, context)
@@ -92,6 +97,22 @@ extension Components {
         }
         router.post("/auth/email/change/confirm") { request, context async throws in
             try await email.confirmEmailChange(request, context)
+        }
+        router.delete("/auth/account") { request, context async throws in
+            try await accounts.deleteAccount(request, context)
+        }
+        router.post("/auth/account/deletion") { request, context async throws in
+            try await accounts.requestDeletion(request, context)
+        }
+        router.post("/auth/account/deletion/confirm") { request, context async throws in
+            try await accounts.confirmDeletion(request, context)
+        }
+        router.get("/account/delete") { request, context in accounts.showDeletionPage(request, context) }
+        router.post("/account/delete") { request, context async throws in
+            try await accounts.postDeletionPage(request, context)
+        }
+        router.post("/account/delete/confirm") { request, context async throws in
+            try await accounts.postDeletionConfirmPage(request, context)
         }
         router.on(.get, "/moss-token", .syncOrAsync { request, context in try vending.mossToken(request, context) })
         router.on(

@@ -12,8 +12,16 @@ struct Components: Sendable {
     let auth: AuthService
     /// The email endpoints (issue 32).
     let email: EmailFlows
-    /// This instance's outbox sender; nil when `email.transport` is `off`.
+    /// This instance's outbox sender; nil when `email.transport` is `off` and no provider configures Sign in with
+    /// Apple's REST API.
     let sender: OutboxSender?
+    /// `POST /auth/apple/notifications`.
+    let appleNotifications: AppleNotifications
+    /// Deletes accounts (issue 33): `DELETE /auth/account`, the `deletion` code, the web page, Apple's
+    /// notification.
+    let deletion: AccountDeletion
+    /// Account deletion's endpoints and the page at `GET /account/delete`.
+    let accounts: AccountEndpoints
     let vending: TokenVending
     let hashingPool: HashingPool
     let metrics: ServiceMetrics
@@ -79,18 +87,34 @@ struct Components: Sendable {
                 backend, bucket: SharedRateLimiter.flowStarts, limit: configuration.identity.maxPendingFlowsPerAddress,
                 windowSeconds: configuration.identity.flowLifetimeSeconds, now: now))
         let keys = IdentitySignIn.keyCache(fetcher: jwksFetcher, logger: logger)
+        let apple = try AppleTokens.make(
+            configuration.identity, store: backend.identities, metrics: metrics.apple, now: now)
+        var identity = try IdentitySignIn(configuration: configuration.identity, store: backend.identities, keys: keys)
+        identity.apple = apple
         auth = AuthService(
             users: users, sessions: sessions, hasher: hasher, hashingPool: hashingPool,
             policy: PasswordPolicy(minLength: password.minLength), accessTokens: accessTokens,
             refreshTokens: try RefreshTokenCodec(secret: refreshSecret.bytes), authenticator: authenticator,
             limits: limits,
-            identity: try IdentitySignIn(configuration: configuration.identity, store: backend.identities, keys: keys),
+            identity: identity,
             browser: try BrowserSignIn(
                 configuration: configuration, store: backend.oauth, http: oauthClient, keys: keys, logger: logger),
             metrics: metrics, now: now)
         (email, sender) = try Self.emailFlows(
-            configuration, backend: backend, auth: auth, refreshSecret: refreshSecret.bytes, metrics: metrics,
-            logger: logger, now: now)
+            configuration, backend: backend, auth: auth, refreshSecret: refreshSecret.bytes, apple: apple,
+            metrics: metrics, logger: logger, now: now)
+        let wakeSender: @Sendable () -> Void = { [sender] in sender?.wake() }
+        let deletion = AccountDeletion(users: users, metrics: metrics, logger: logger, wake: wakeSender, now: now)
+        self.deletion = deletion
+        accounts = AccountEndpoints(
+            email: email, deletion: deletion,
+            reauthenticationSeconds: configuration.account.reauthenticationSeconds)
+        appleNotifications = AppleNotifications(
+            identity: identity, providers: configuration.identity.providers, users: users, sessions: sessions,
+            metrics: metrics.apple, now: now
+        ) { userID in
+            _ = try await deletion.delete(userID: userID, method: .appleNotification)
+        }
         vending = TokenVending(
             authenticator: authenticator,
             vendors: try Self.vendors(configuration.vendors, metrics: metrics, logger: logger),

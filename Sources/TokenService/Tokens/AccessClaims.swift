@@ -17,6 +17,9 @@ struct AccessClaims: JWTPayload, Equatable {
     let issuedAt: Int64
     /// `nbf`, if the token has one, as written (it may be fractional); checked again on each cache hit.
     let notBefore: Double?
+    /// `auth_time`: when the session signed in (its creation, whole seconds; kept by refreshes). Nil for a token
+    /// issued before issue 33, which `DELETE /auth/account` treats as a stale sign-in.
+    let authTime: Int64?
 
     init(claims: JWTClaims) throws(JWTError) {
         guard let subject = claims.subject, !subject.isEmpty else { throw .missingClaim("sub") }
@@ -47,6 +50,11 @@ struct AccessClaims: JWTPayload, Equatable {
         case .integer(let seconds)?: notBefore = Double(seconds)
         case .double(let seconds)?: notBefore = seconds
         default: notBefore = nil
+        }
+        switch claims["auth_time"] {
+        case nil: authTime = nil
+        case .integer(let seconds)?: authTime = seconds
+        default: throw .invalidClaim("auth_time")
         }
     }
 }

@@ -4,7 +4,7 @@ import Store
 import StrictJSON
 
 /// Signs and verifies access tokens: a JWS signed with the current key of the ring (HS512, ES256 or EdDSA),
-/// header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`, `sub`, `sid`, `iat`, `exp`, `jti`, `email` and
+/// header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`, `sub`, `sid`, `iat`, `exp`, `jti`, `auth_time`, `email` and
 /// `email_verified: true` (both omitted unless the account's email is verified), `role`, `tenantId` (API.md
 /// "Access tokens").
 ///
@@ -39,7 +39,9 @@ struct AccessTokenIssuer: Sendable {
     }
 
     /// A new access token for `user` in session `sessionID`, its lifetime in seconds, and its `exp` (Unix seconds).
-    func issue(for user: Store.User, sessionID: String, now: Date) throws(JWTError) -> (
+    /// - Parameter authTime: when the session signed in (`Session.createdAt`): the `auth_time` claim, in whole
+    ///   seconds rounded down, the same for every token of the session (a refresh keeps it).
+    func issue(for user: Store.User, sessionID: String, authTime: Date, now: Date) throws(JWTError) -> (
         token: String, expiresIn: Int, expiresAt: Int64
     ) {
         let issuedAt = Int64(now.timeIntervalSince1970)
@@ -51,6 +53,7 @@ struct AccessTokenIssuer: Sendable {
             "iat": .integer(issuedAt),
             "exp": .integer(issuedAt + lifetime),
             "jti": .string(UUID().uuidString.lowercased()),
+            "auth_time": .integer(Int64(authTime.timeIntervalSince1970.rounded(.down))),
         ]
         // The email only when it is verified (the operator or an identity provider vouched for it):
         // relying parties and vendor templates read `email` as the user's address, so a self-registered, never

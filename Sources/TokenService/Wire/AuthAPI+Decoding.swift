@@ -54,19 +54,29 @@ extension StreamTokenRequest {
 }
 
 extension IDTokenSignInRequest {
+    /// The longest `authorizationCode` accepted, in bytes (Apple's are far shorter).
+    static let maximumAuthorizationCodeBytes = 4_096
+
     /// The body of `POST /auth/idtoken`: `{"provider", "idToken", "nonce"?, "name"?: {"givenName"?,
-    /// "familyName"?}}`; `nonce`, `name` and the name's members may be `null`.
+    /// "familyName"?}, "authorizationCode"?}`; `nonce`, `name`, the name's members and `authorizationCode` may be
+    /// `null`; an empty `authorizationCode` counts as absent.
     /// - Throws: `ServiceError.unsupportedMediaType`, or `.invalidRequest` naming the broken rule.
     public init(body request: HTTPRequest) throws(ServiceError) {
-        let body = try JSONRequestBody(request, allowed: ["provider", "idToken", "nonce", "name"])
+        let body = try JSONRequestBody(
+            request, allowed: ["provider", "idToken", "nonce", "name", "authorizationCode"])
         var name: PersonName?
         if let members = try body.optionalObject("name", allowed: ["givenName", "familyName"]) {
             name = PersonName(
                 givenName: try members.optionalString("givenName"), familyName: try members.optionalString("familyName")
             )
         }
+        var code = try body.optionalString("authorizationCode")
+        if code?.isEmpty == true { code = nil }
+        if let code, code.utf8.count > Self.maximumAuthorizationCodeBytes {
+            throw .invalidRequest("authorizationCode must be at most \(Self.maximumAuthorizationCodeBytes) bytes.")
+        }
         self.init(
             provider: try body.string("provider"), idToken: try body.string("idToken"),
-            nonce: try body.optionalString("nonce"), name: name)
+            nonce: try body.optionalString("nonce"), name: name, authorizationCode: code)
     }
 }

@@ -148,7 +148,7 @@ struct PasswordlessAccountTests {
         let now = Date()
         let user = Store.User(
             id: "u-anon", email: nil, passwordHash: nil, role: "user", tenantID: nil, disabledAt: nil, createdAt: now)
-        let token = try issuer.issue(for: user, sessionID: "s-1", now: now).token
+        let token = try issuer.issue(for: user, sessionID: "s-1", authTime: now, now: now).token
         let claims = try Self.payload(token)
         #expect(claims["email"] == nil)
         #expect(claims["sub"] as? String == "u-anon" && claims["role"] as? String == "user")
@@ -157,11 +157,11 @@ struct PasswordlessAccountTests {
         // An unverified email is not asserted either (issue 30); a verified one is, with email_verified.
         var withEmail = user
         withEmail.email = "ada@example.com"
-        let unverified = try issuer.issue(for: withEmail, sessionID: "s-1", now: now).token
+        let unverified = try issuer.issue(for: withEmail, sessionID: "s-1", authTime: now, now: now).token
         #expect(try Self.payload(unverified)["email"] == nil && Self.payload(unverified)["email_verified"] == nil)
         #expect(try issuer.verify(unverified, now: now).email == nil)
         withEmail.emailVerifiedAt = now
-        let other = try issuer.issue(for: withEmail, sessionID: "s-1", now: now).token
+        let other = try issuer.issue(for: withEmail, sessionID: "s-1", authTime: now, now: now).token
         let otherClaims = try Self.payload(other)
         #expect(otherClaims["email"] as? String == "ada@example.com" && otherClaims["email_verified"] as? Bool == true)
         #expect(try issuer.verify(other, now: now).email == "ada@example.com")

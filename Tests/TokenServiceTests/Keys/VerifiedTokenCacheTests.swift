@@ -26,7 +26,7 @@ import Testing
         let cache = VerifiedTokenCache()
         let tokens = try issuer(cache: cache)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        let token = try tokens.issue(for: user, sessionID: "s1", now: start).token
+        let token = try tokens.issue(for: user, sessionID: "s1", authTime: start, now: start).token
         #expect(!cache.contains(token))
         let claims = try tokens.verify(token, now: start)
         #expect(cache.contains(token))
@@ -44,7 +44,7 @@ import Testing
         let cache = VerifiedTokenCache()
         let tokens = try issuer(cache: cache)
         let now = Date()
-        let token = try tokens.issue(for: user, sessionID: "s1", now: now).token
+        let token = try tokens.issue(for: user, sessionID: "s1", authTime: now, now: now).token
         _ = try tokens.verify(token, now: now)
         var bytes = Array(token.utf8)
         for index in [bytes.count - 2, bytes.count / 2, 5] {
@@ -64,7 +64,7 @@ import Testing
         let cache = VerifiedTokenCache()
         let tokens = try issuer(cache: cache)
         let now = Date()
-        let token = try tokens.issue(for: user, sessionID: "s1", now: now).token
+        let token = try tokens.issue(for: user, sessionID: "s1", authTime: now, now: now).token
         _ = try tokens.verify(token, now: now.addingTimeInterval(2_000), extraLeeway: 86_400)
         #expect(cache.count == 0)
     }
@@ -76,7 +76,7 @@ import Testing
         let now = Date()
         var last = ""
         for index in 0..<1_000 {
-            last = try tokens.issue(for: user, sessionID: "s\(index)", now: now).token
+            last = try tokens.issue(for: user, sessionID: "s\(index)", authTime: now, now: now).token
             _ = try tokens.verify(last, now: now)
             #expect(cache.count <= 64)
         }
@@ -91,13 +91,13 @@ import Testing
         let tokens = try issuer(cache: cache)
         let then = Date(timeIntervalSince1970: 1_800_000_000)
         let old = try (0..<6).map { index in
-            let token = try tokens.issue(for: user, sessionID: "old\(index)", now: then).token
+            let token = try tokens.issue(for: user, sessionID: "old\(index)", authTime: then, now: then).token
             _ = try tokens.verify(token, now: then)
             return token
         }
         let now = then.addingTimeInterval(2_000)
         let fresh = try (0..<3).map { index in
-            let token = try tokens.issue(for: user, sessionID: "new\(index)", now: now).token
+            let token = try tokens.issue(for: user, sessionID: "new\(index)", authTime: now, now: now).token
             _ = try tokens.verify(token, now: now)
             return token
         }
