@@ -64,7 +64,8 @@ public struct MailTemplates: Sendable {
         return content
     }
 
-    private static func escapeHTML(_ text: String) -> String {
+    /// `text` safe in HTML text and in a double- or single-quoted attribute value (also the deletion page's).
+    package static func escapeHTML(_ text: String) -> String {
         var escaped = ""
         for character in text {
             switch character {

@@ -1,6 +1,7 @@
 import Cryptography
 import FoundationEssentials
 import HTTPServer
+import Mail
 
 /// The HTML of the page at `GET /account/delete` (the link an operator gives Google Play): plain forms that a
 /// browser without JavaScript completes, no third-party asset, one inline style allowed by its hash.
@@ -136,19 +137,5 @@ struct DeletionPage: Sendable {
     }
 
     /// `text` safe in HTML text and in a double- or single-quoted attribute value.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { MailTemplates.escapeHTML(text) }
 }
