@@ -39,9 +39,9 @@ public struct AES256GCM: Sendable {
     }
 
     /// ``seal(_:associatedData:)`` with a given nonce: for known-answer tests only (a repeated nonce under one key
-    /// breaks GCM).
+    /// breaks GCM), so not public.
     /// - Throws: `CryptographyError.cryptoFailure` when the nonce is not 12 bytes or OpenSSL fails.
-    public func seal(
+    package func seal(
         _ plaintext: [UInt8], nonce: [UInt8], associatedData: [UInt8] = []
     ) throws(CryptographyError) -> [UInt8] {
         guard nonce.count == Self.nonceByteCount else { throw .cryptoFailure }

@@ -66,12 +66,10 @@ extension PostgresUserStore {
         ])
         var records: [DeletedAccount] = []
         for row in rows[0].rows {
-            guard let method = AccountDeletionMethod(rawValue: try row.string(2)) else {
-                throw .misuse("deleted_accounts.method holds an unknown method")
-            }
             records.append(
-                DeletedAccount(
-                    userID: try row.string(0), deletedAt: Date(storeMilliseconds: try row.int64(1)), method: method))
+                try DeletedAccount(
+                    userID: try row.string(0), deletedAtMilliseconds: try row.int64(1), storedMethod: try row.string(2))
+            )
         }
         return records
     }

@@ -36,6 +36,16 @@ import Testing
             purpose: purpose, subject: subject, hash: "wrong", maxAttempts: 100, now: Fixture.at(1)) != .missing
     }
 
+    /// A user whose Apple identity holds `sealed`.
+    static func userWithSealedToken(_ store: any StoreBackend) async throws -> User {
+        let user = try await Fixture.user(store)
+        try await store.identities.link(provider: "apple", subject: "a", userID: user.id, email: nil, now: .now)
+        #expect(
+            try await store.identities.setSealedRefreshToken(
+                provider: "apple", subject: "a", userID: user.id, sealed: sealed))
+        return user
+    }
+
     @Test(
         "deleting a user removes everything that names it or its email, keeps the record, and queues revocations",
         arguments: Backend.allCases)
@@ -81,6 +91,12 @@ import Testing
                     codeHash: "c-ada", userID: ada.id, provider: "google", redirectURI: "app:/cb", codeChallenge: "x",
                     created: false, createdAt: Fixture.at(4), expiresAt: Fixture.at(600)))
 
+            // PostgreSQL keeps shared rate-limit counters, the failed logins under the address among them.
+            let window = Duration.seconds(3600)
+            for key in [email, "bob@example.com"] {
+                _ = try await store.rateLimits?.add(1, bucket: "login-failures", key: key, window: window, now: .now)
+            }
+
             let record = try await store.users.deleteUser(userID: ada.id, method: .selfService, now: Fixture.at(50))
 
             #expect(record == DeletedAccount(userID: ada.id, deletedAt: Fixture.at(50), method: .selfService))
@@ -99,6 +115,15 @@ import Testing
             #expect(try await !Self.codeStored(store, .verification, subject: ada.id))
             #expect(try await !Self.codeStored(store, .signIn, subject: email))
             #expect(try await store.oauth.redeemCode(codeHash: "c-ada", now: Fixture.at(60)) == .unknown)
+            if let counters = store.rateLimits {
+                #expect(
+                    try await counters.count(bucket: "login-failures", key: email, window: window, now: .now).current
+                        == 0)
+                #expect(
+                    try await counters.count(
+                        bucket: "login-failures", key: "bob@example.com", window: window, now: .now
+                    ).current == 1)
+            }
             // Bob keeps everything.
             #expect(try await store.sessions.status(sessionID: bobs.id)?.revokedAt == nil)
             #expect(try await store.identities.identities(userID: bob.id).map(\.sealedRefreshToken) == [[9]])
@@ -125,10 +150,7 @@ import Testing
     @Test("a deleted or unknown user is not found, and a second deletion changes nothing", arguments: Backend.allCases)
     func notFoundTwice(backend: Backend) async throws {
         try await backend.with { store in
-            let ada = try await Fixture.user(store)
-            try await store.identities.link(provider: "apple", subject: "a", userID: ada.id, email: nil, now: .now)
-            _ = try await store.identities.setSealedRefreshToken(
-                provider: "apple", subject: "a", userID: ada.id, sealed: Self.sealed)
+            let ada = try await Self.userWithSealedToken(store)
             let record = try await store.users.deleteUser(userID: ada.id, method: .emailCode, now: Fixture.at(10))
             await #expect(throws: StoreError.notFound) {
                 try await store.users.deleteUser(userID: ada.id, method: .operator, now: Fixture.at(20))
@@ -146,10 +168,7 @@ import Testing
         arguments: Backend.allCases)
     func concurrentDeletions(backend: Backend) async throws {
         try await backend.with { store in
-            let ada = try await Fixture.user(store)
-            try await store.identities.link(provider: "apple", subject: "a", userID: ada.id, email: nil, now: .now)
-            _ = try await store.identities.setSealedRefreshToken(
-                provider: "apple", subject: "a", userID: ada.id, sealed: Self.sealed)
+            let ada = try await Self.userWithSealedToken(store)
             let outcomes = await withTaskGroup(of: Bool.self) { group in
                 for index in 0..<4 {
                     group.addTask {

@@ -138,6 +138,10 @@ import Testing
         environment["TOKENVEND_REFRESH_TOKEN_SECRET"] = nil
         environment["TOKENVEND_REFRESH_TOKEN_SECRET_FILE"] = secretPath
         environment["TOKENVEND_REFRESH_TOKEN_REUSE_GRACE_SECONDS"] = "1"
+        // A path the loader reads and checks: a 0600 file of one base64 line of 32 bytes.
+        let tokenKey = try fixture.write("token-key", Data(repeating: 1, count: 32).base64EncodedString())
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tokenKey)
+        environment["TOKENVEND_IDENTITY_TOKEN_ENCRYPTION_KEY_FILE"] = tokenKey
         // database.url excludes database.path: each is read in its own pass.
         environment["TOKENVEND_DATABASE_URL"] = nil
         var postgres = environment

@@ -36,12 +36,10 @@ extension UserStore {
         for row in try connection.query(
             "SELECT user_id, deleted_at, method FROM deleted_accounts ORDER BY deleted_at, user_id")
         {
-            guard let method = AccountDeletionMethod(rawValue: try row.string(2)) else {
-                throw .misuse("deleted_accounts.method holds an unknown method")
-            }
             records.append(
-                DeletedAccount(
-                    userID: try row.string(0), deletedAt: Date(storeMilliseconds: try row.int64(1)), method: method))
+                try DeletedAccount(
+                    userID: try row.string(0), deletedAtMilliseconds: try row.int64(1), storedMethod: try row.string(2))
+            )
         }
         return records
     }

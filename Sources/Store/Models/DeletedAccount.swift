@@ -33,3 +33,14 @@ public struct DeletedAccount: Sendable, Equatable {
         self.method = method
     }
 }
+
+extension DeletedAccount {
+    /// A record as both backends store it: `deleted_at` in milliseconds, `method` its raw value.
+    /// - Throws: `.misuse` for a method this version does not know.
+    package init(userID: String, deletedAtMilliseconds: Int64, storedMethod: String) throws(StoreError) {
+        guard let method = AccountDeletionMethod(rawValue: storedMethod) else {
+            throw .misuse("deleted_accounts.method holds an unknown method")
+        }
+        self.init(userID: userID, deletedAt: Date(storeMilliseconds: deletedAtMilliseconds), method: method)
+    }
+}

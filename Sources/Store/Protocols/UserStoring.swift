@@ -86,7 +86,9 @@ public protocol UserStoring: Sendable {
     /// - queues, for each of its identities holding a sealed provider refresh token, one outbox row of kind
     ///   `OutboxJobKind.providerTokenRevocation` (a new random id, `recipient` the provider name, `body` the sealed
     ///   token as stored, due at once), so the revocation survives a restart and never blocks the deletion;
-    /// - deletes pending email outbox rows addressed to the account's email (nothing more is sent to it);
+    /// - deletes the email outbox rows addressed to the account's email, pending and given up (nothing more is sent
+    ///   to it, and no row keeps the address), and the email codes sent to it or kept under it; on PostgreSQL
+    ///   also the rate-limit counters kept under it;
     /// - deletes the user row, and with it (by `ON DELETE CASCADE`) its identities, customer ids, sessions, email
     ///   codes and every other row that names it; the sessions' end reaches every instance at once, as a
     ///   revocation does (PostgreSQL: `pg_notify` on the change feed; SQLite: the commit counter);
@@ -95,7 +97,8 @@ public protocol UserStoring: Sendable {
     /// The email can register again afterwards. On SQLite, `secure_delete` is on, so the deleted rows' bytes do
     /// not linger in free pages.
     /// - Returns: the record kept.
-    /// - Throws: `.notFound` for an unknown id (deleted already, or never was).
+    /// - Throws: `.notFound` for an unknown id (deleted already, or never was); of concurrent deletions of one
+    ///   account, one succeeds and the others are not found.
     @discardableResult
     func deleteUser(userID: String, method: AccountDeletionMethod, now: Date) async throws(StoreError)
         -> DeletedAccount

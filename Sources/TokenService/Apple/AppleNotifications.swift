@@ -150,8 +150,8 @@ struct AppleNotifications: Sendable {
                 try await self.identities.setEmailForwarding(
                     provider: provider, subject: notification.subject, forwards: notification.type == "email-enabled")
             default:
-                // A type Apple added later: acknowledged (Apple would otherwise retry) and logged.
-                return .unknownSubject
+                // A type Apple added later: acknowledged (Apple would otherwise retry), logged, counted as `other`.
+                return .ignored
             }
             return .applied
         } catch let error as StoreError {

@@ -35,7 +35,7 @@ public final class AppleMetrics: Sendable {
     /// The `type` of `tokenvend_apple_notifications_total`: Apple's event types, and `invalid` for a
     /// notification that does not verify or has no known type.
     public static let notificationTypes = [
-        "consent-revoked", "account-delete", "email-disabled", "email-enabled", "invalid",
+        "consent-revoked", "account-delete", "email-disabled", "email-enabled", "other", "invalid",
     ]
 
     /// The `result` of `tokenvend_apple_notifications_total`.
@@ -50,6 +50,8 @@ public final class AppleMetrics: Sendable {
         case stale
         /// It does not verify (400).
         case rejected
+        /// A verified event of a type tokenvend does not act on (Apple may add types): acknowledged (200), logged.
+        case ignored
     }
 
     private let tokenRequests: [String: Counter]
@@ -86,7 +88,7 @@ public final class AppleMetrics: Sendable {
 
     /// Counts one notification; a type outside the closed set counts as `invalid`.
     public func notification(type: String, _ result: NotificationResult) {
-        let known = Self.notificationTypes.contains(type) ? type : "invalid"
+        let known = Self.notificationTypes.contains(type) ? type : "other"
         notifications[known + "/" + result.rawValue]?.increment()
     }
 

@@ -143,4 +143,16 @@ struct AppleNotificationsEndToEndTests {
             #expect(metrics.notifications(type: "account-delete", .stale) == 1)
         }
     }
+
+    @Test("a verified event of a type tokenvend does not know answers 200, changes nothing, and counts as other")
+    func unknownType() async throws {
+        try await AppleHarness.run { harness in
+            let user = try await Self.appleUser(harness)
+            let answer = try await harness.post(
+                try await harness.notification(type: "account-frozen", subject: user.subject))
+            #expect(answer.status == 200)
+            #expect(try await harness.server.server.backend.users.find(byID: user.id) != nil)
+            #expect(harness.server.server.metrics.apple.notifications(type: "other", .ignored) == 1)
+        }
+    }
 }

@@ -189,6 +189,7 @@ struct BrowserSignInTests {
             let body = try issued.object()
             #expect(body["created"] as? Bool == true)
             let access = try #require(body["accessToken"] as? String)
+            #expect(try AccountFlowTests.claims(access)["auth_time"] is Int, "POST /auth/token writes auth_time too")
             let me = try await Self.call(server, "GET", "/auth/me", headers: ["Authorization": "Bearer \(access)"])
             #expect(me.status == 200)
             // The provider saw tokenvend's own verifier, with the client secret in HTTP Basic.
