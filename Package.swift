@@ -257,6 +257,7 @@ let package = Package(
                 "tokenvend", "TokenClient", "TokenClientCore", "OutboundHTTP", "AuthAPI", "TokenServiceTesting",
                 "TokenClientTesting", "HTTPServerTesting", "PostgresTesting", "IdentityProviders", "Store",
                 "SQLiteStore", "MailTesting",
+                "IdentityProvidersTesting", "StrictJSON", "Cryptography",  // FakeApple: the Apple revocation tests
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -71,6 +71,22 @@ def free_port():
         return probe.getsockname()[1]
 
 
+def chrome(work, javascript=True):
+    """Headless Chromium with its network log on, its profile in `work`; `javascript=False` blocks every script."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--no-first-run", "--disable-extensions", f"--user-data-dir={os.path.join(work, 'chrome')}"):
+        options.add_argument(argument)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    driver = webdriver.Chrome(options=options, service=Service(driver_path))
+    driver.set_page_load_timeout(30)
+    return driver
+
+
 def pkce_pair():
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
@@ -190,15 +206,7 @@ class Harness:
                 time.sleep(0.05)
         else:
             raise RuntimeError("tokenvend did not answer /healthz (its log follows)")
-        options = webdriver.ChromeOptions()
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         "--no-first-run", "--disable-extensions", f"--user-data-dir={os.path.join(work, 'chrome')}"):
-            options.add_argument(argument)
-        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-        driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-        self.driver = webdriver.Chrome(options=options, service=Service(driver_path))
-        self.driver.set_page_load_timeout(30)
+        self.driver = chrome(work)
 
     def launch_provider(self, name, token_auth):
         """Starts a fake provider whose only redirect URI is tokenvend's callback for `name`; returns its URL."""

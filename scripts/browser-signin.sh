@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The browser sign-in (GET /auth/oauth/{provider} … POST /auth/token) in headless Chromium driven by Selenium,
 # against a real `tokenvend serve` and an OpenID Connect provider built with Authlib (scripts/browser-signin.py,
-# scripts/fake_oidc_provider.py): the happy path and every failure path, as ok/FAIL lines.
+# scripts/fake_oidc_provider.py): the happy path and every failure path, as ok/FAIL lines. Then the account-deletion
+# page (GET /account/delete) with JavaScript disabled (scripts/browser-account-delete.py).
 #
 # Usage: scripts/browser-signin.sh          (builds the debug `tokenvend` unless TOKENVEND_BIN is set)
 # Installs what is missing: Debian's chromium and chromium-driver with apt-get; authlib, flask and selenium with
@@ -30,4 +31,7 @@ if [[ -z "${TOKENVEND_BIN:-}" ]]; then
     swift build --product tokenvend >/dev/null
     TOKENVEND_BIN="$(swift build --show-bin-path)/tokenvend"
 fi
-exec python3 scripts/browser-signin.py "$TOKENVEND_BIN"
+status=0
+python3 scripts/browser-signin.py "$TOKENVEND_BIN" || status=1
+python3 scripts/browser-account-delete.py "$TOKENVEND_BIN" || status=1
+exit $status

@@ -215,6 +215,12 @@ class Checker:
                 findings.append(f"{where}: documented without a body, got {len(data)} bytes")
             return status, data
         json_types = [name for name in content if name.startswith("application/json")]
+        if "text/html" in content:
+            if not answer_headers.get("Content-Type", "").startswith("text/html"):
+                findings.append(f"{where}: expected text/html")
+            if "default-src 'none'" not in (answer_headers.get("Content-Security-Policy") or ""):
+                findings.append(f"{where}: no Content-Security-Policy with default-src 'none'")
+            return status, data
         if not json_types:
             if not answer_headers.get("Content-Type", "").startswith("text/plain"):
                 findings.append(f"{where}: expected text/plain")
@@ -314,6 +320,53 @@ def email_codes(check, outbox, bearer, password):
         findings.append("POST /auth/email/change/confirm: the user's email did not change")
 
 
+def account_deletion(check, outbox):
+    """The deletion operations (issue 33): in the app, by code, the page's three steps, Apple's notifications."""
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    leaving = {"email": "leaving@example.com", "password": "openapi leaving password 1"}
+    check.call("POST", "/auth/register", body=leaving, expect=201)
+    _, data = check.call("POST", "/auth/login", body=leaving, expect=200)
+    bearer = {"Authorization": f"Bearer {json.loads(data)['accessToken']}"}
+    check.call("DELETE", "/auth/account", expect=401)
+    _, data = check.call("DELETE", "/auth/account", headers=bearer, body={}, expect=401)
+    if json.loads(data).get("error") != "reauthentication_required":
+        findings.append("DELETE /auth/account without the password: expected reauthentication_required")
+    check.call("DELETE", "/auth/account", headers=bearer, body={"password": "not the password"}, expect=401)
+    check.call("DELETE", "/auth/account", headers=bearer, body={"extra": 1}, expect=400)
+    check.call("DELETE", "/auth/account", headers={**bearer, "Content-Type": "text/plain"}, body=b"x", expect=415)
+    _, data = check.call("DELETE", "/auth/account", headers=bearer, body={"password": leaving["password"]},
+                         expect=200)
+    if json.loads(data) != {"deleted": True}:
+        findings.append("DELETE /auth/account: the body is not {\"deleted\": true}")
+    check.call("DELETE", "/auth/account", headers=bearer, body={"password": leaving["password"]}, expect=401)
+
+    check.call("POST", "/auth/register", body={**leaving, "email": "by-code@example.com"}, expect=201)
+    check.call("POST", "/auth/account/deletion", body={"email": "by-code@example.com"}, expect=202)
+    check.call("POST", "/auth/account/deletion", body=b"email=nobody%40example.com", headers=form, expect=202)
+    check.call("POST", "/auth/account/deletion", body={"email": "not an address"}, expect=400)
+    check.call("POST", "/auth/account/deletion", body=b"x", headers={"Content-Type": "text/plain"}, expect=415)
+    code = outbox.code("by-code@example.com")
+    check.call("POST", "/auth/account/deletion/confirm", body={"email": "by-code@example.com", "code": "000000"},
+               expect=400)
+    check.call("POST", "/auth/account/deletion/confirm", body={"email": "by-code@example.com", "code": code},
+               expect=200)
+    check.call("POST", "/auth/account/deletion/confirm", body={"email": "by-code@example.com", "code": code},
+               expect=400)
+
+    check.call("POST", "/auth/register", body={**leaving, "email": "by-page@example.com"}, expect=201)
+    check.call("GET", "/account/delete", expect=200)
+    check.call("POST", "/account/delete", body=b"email=by-page%40example.com", headers=form, expect=200)
+    check.call("POST", "/account/delete", body=b"email=not+an+address", headers=form, expect=400)
+    code = outbox.code("by-page@example.com")
+    check.call("POST", "/account/delete/confirm", body=b"email=by-page%40example.com&code=000000", headers=form,
+               expect=400)
+    check.call("POST", "/account/delete/confirm", headers=form, expect=200,
+               body=urllib.parse.urlencode({"email": "by-page@example.com", "code": code}).encode())
+    check.call("POST", "/auth/login", body={**leaving, "email": "by-page@example.com"}, expect=401)
+    check.call("POST", "/auth/apple/notifications", body={"payload": "not.a.jws"}, expect=400)
+    check.call("POST", "/auth/apple/notifications", body={"other": 1}, expect=400)
+
+
 def scenario(check, outbox):
     json_body = lambda data: json.loads(data)  # noqa: E731
     check.call("GET", "/healthz", expect=200)
@@ -402,6 +455,7 @@ def scenario(check, outbox):
     check.call("DELETE", "/auth/sessions/{id}", path="/auth/sessions/00000000-0000-0000-0000-000000000000",
                headers=bearer, expect=404)
     email_codes(check, outbox, bearer, user["password"])
+    account_deletion(check, outbox)
     check.call("POST", "/auth/logout", path="/auth/logout?scope=local", headers=bearer, expect=204)
     check.call("POST", "/auth/logout", expect=401)
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 
 /// The one executable: the server (`serve`), operator tools (`users`, `db`, `keys`, `jwt`, `healthcheck`) and the
-/// command-line client (`login`, `token`, `logout`).
+/// command-line client (`login`, `token`, `logout`, `password-reset`, `account`).
 @main
 struct TokenvendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,7 +11,7 @@ struct TokenvendCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, UsersCommand.self, DatabaseCommand.self, HealthcheckCommand.self, KeysCommand.self,
             JWTCommand.self, EmailCommand.self,
-            LoginCommand.self, TokenCommand.self, LogoutCommand.self, PasswordResetCommand.self,
+            LoginCommand.self, TokenCommand.self, LogoutCommand.self, PasswordResetCommand.self, AccountCommand.self,
         ]
     )
 

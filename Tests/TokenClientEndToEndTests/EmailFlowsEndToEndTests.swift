@@ -10,15 +10,6 @@ import TokenServiceTesting
 /// sink; the codes are read from the messages as a user would (the only run of six digits in the plain text).
 @Suite("TokenClient email codes against the real server", .tags(.integration), .timeLimit(.minutes(1)))
 struct EmailFlowsEndToEndTests {
-    /// The code of the next message the sink accepts, which must go to `address`.
-    private func code(from sink: SMTPSink, to address: String) async throws -> String {
-        let mail = try await sink.nextMessage()
-        #expect(mail.rcptTos == [address])
-        let runs = (mail.text ?? "").split { !$0.isASCII || !$0.isNumber }.filter { $0.count == 6 }
-        try #require(runs.count == 1)
-        return String(runs[0])
-    }
-
     @Test("verification, password reset and change, sign-in code and email change, each through its method")
     func everyFlow() async throws {
         let sink = try await SMTPSink.start()
@@ -35,7 +26,7 @@ struct EmailFlowsEndToEndTests {
 
             // Verification: a wrong code is invalidCode, the right one verifies and updates the session's user.
             try await session.requestEmailVerification()
-            let verification = try await code(from: sink, to: email)
+            let verification = try await sink.code(to: email)
             let wrong = try await #require(throws: TokenClientError.self) {
                 try await session.confirmEmailVerification(code: verification == "000000" ? "111111" : "000000")
             }
@@ -48,7 +39,7 @@ struct EmailFlowsEndToEndTests {
             let other = live.session(now: { Date() })
             try await other.requestPasswordReset(email: email)
             try await other.requestPasswordReset(email: "nobody-\(UUID().uuidString.prefix(8))@example.com")
-            let reset = try await code(from: sink, to: email)
+            let reset = try await sink.code(to: email)
             let newPassword = "a new long passphrase for the client"
             let weak = try await #require(throws: TokenClientError.self) {
                 try await other.confirmPasswordReset(email: email, code: reset, newPassword: "1qaz2wsx3edc")
@@ -70,7 +61,7 @@ struct EmailFlowsEndToEndTests {
             // Email change: the code goes to the new address; the confirm moves the session's user.
             let moved = "moved-\(UUID().uuidString.prefix(8).lowercased())@example.com"
             try await other.requestEmailChange(to: moved, currentPassword: "the third long passphrase")
-            let change = try await code(from: sink, to: moved)
+            let change = try await sink.code(to: moved)
             let changed = try await other.confirmEmailChange(code: change)
             #expect(changed.email == moved && changed.emailVerified)
             #expect(other.snapshot.user?.email == moved)
@@ -81,7 +72,7 @@ struct EmailFlowsEndToEndTests {
             let fresh = live.session(now: { Date() })
             let newcomer = "newcomer-\(UUID().uuidString.prefix(8).lowercased())@example.com"
             try await fresh.requestSignInCode(email: newcomer)
-            let signIn = try await code(from: sink, to: newcomer)
+            let signIn = try await sink.code(to: newcomer)
             let result = try await fresh.signIn(email: newcomer, code: signIn)
             #expect(result.created && result.user.email == newcomer && result.user.emailVerified)
             #expect(try await fresh.me().sub == result.user.id)

@@ -129,3 +129,24 @@ struct ExamplesTests {
                 headerFields: challenge.map { ["WWW-Authenticate": $0] } ?? [:]))
     }
 }
+
+@Suite("README examples: account deletion")
+struct AccountDeletionExampleTests {
+    @Test("the delete button's flow: a wrong password asks again, a stale passwordless sign-in signs in again")
+    func outcomes() async throws {
+        let server = FakeAuthServer()
+        let session = AuthSession(
+            baseURL: try #require(URL(string: ExamplesTests.baseURL)), transport: server, now: server.clock.closure)
+        try await session.login(email: FakeAuthServer.email, password: FakeAuthServer.password)
+        #expect(await AccountDeletionFlow.delete(session, password: "wrong") == .askForPassword)
+        server.configure {
+            $0.deletion.hasPassword = false
+            $0.deletion.recentSignIn = false
+        }
+        #expect(await AccountDeletionFlow.delete(session, password: nil) == .signInAgain)
+        server.configure { $0.deletion.recentSignIn = true }
+        #expect(await AccountDeletionFlow.delete(session, password: nil) == .deleted)
+        #expect(await session.state == .signedOut)
+        #expect(await AccountDeletionFlow.delete(session, password: nil) != .deleted)
+    }
+}

@@ -94,6 +94,9 @@ extension FakeAuthServer {
     static func challenge(_ body: Data, presented: Bool) -> String? {
         guard let error = try? JSONDecoder().decode(ErrorBody.self, from: body) else { return nil }
         if error.error == .invalidToken, presented { return #"Bearer realm="tokenvend", error="invalid_token""# }
+        if error.error == .reauthenticationRequired {
+            return #"Bearer realm="tokenvend", error="insufficient_user_authentication", max_age=300"#
+        }
         let bare: Set<ErrorCode> = [.invalidToken, .invalidCredentials, .invalidGrant]
         return bare.contains(error.error) ? #"Bearer realm="tokenvend""# : nil
     }

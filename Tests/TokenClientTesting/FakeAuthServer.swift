@@ -86,6 +86,8 @@ public final class FakeAuthServer: HTTPTransport {
         public var accessOwners: [String: User] = [:]
         /// The email-code endpoints' state (FakeAuthServer+Email.swift).
         public var email = FakeEmailState()
+        /// The deletion endpoints' state (FakeAuthServer+AccountDeletion.swift).
+        public var deletion = FakeDeletionState()
     }
 
     public static let user = User(id: "u-1", email: email, role: "user", tenantID: nil)
@@ -180,6 +182,9 @@ public final class FakeAuthServer: HTTPTransport {
         case ("POST", let path) where path.hasPrefix("/vend/"): return vend(request, vendor: String(path.dropFirst(6)))
         case ("POST", let path) where path.hasPrefix("/auth/email/") || path.hasPrefix("/auth/password/"):
             return emailFlow(request)
+        case ("DELETE", "/auth/account"): return deleteAccount(request)
+        case ("POST", "/auth/account/deletion"), ("POST", "/auth/account/deletion/confirm"):
+            return accountDeletionByEmail(request)
         default: return Self.error(404, .notFound)
         }
     }

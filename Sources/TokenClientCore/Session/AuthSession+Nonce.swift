@@ -12,7 +12,7 @@ extension AuthSession {
     /// The server accepts an ID token only when its nonce is one it issued and that was not used yet
     /// (`identity.requireServerNonce`, on by default): give ``SignInNonce/sha256`` to Sign in with Apple (or
     /// ``SignInNonce/raw`` to Google Sign-In), then send ``SignInNonce/raw`` with the token to
-    /// ``signIn(provider:idToken:nonce:name:)``. A nonce expires after ``SignInNonce/expiresIn`` seconds (600)
+    /// ``signIn(provider:idToken:nonce:name:authorizationCode:)``. A nonce expires after ``SignInNonce/expiresIn`` seconds (600)
     /// and is consumed by the sign-in that sends it, accepted or not: fetch a new one for every attempt.
     ///
     /// ```swift

@@ -16,7 +16,9 @@ extension AuthSession {
     /// // … ASAuthorizationController gives an ASAuthorizationAppleIDCredential …
     /// guard let data = credential.identityToken else { return }
     /// let idToken = String(decoding: data, as: UTF8.self)
-    /// let result = try await session.signIn(provider: "apple", idToken: idToken, nonce: nonce.raw)
+    /// let code = credential.authorizationCode.map { String(decoding: $0, as: UTF8.self) }
+    /// let result = try await session.signIn(
+    ///     provider: "apple", idToken: idToken, nonce: nonce.raw, authorizationCode: code)
     /// if result.created { showWelcome() }
     /// ```
     ///
@@ -26,15 +28,20 @@ extension AuthSession {
     ///   - nonce: The raw nonce of this sign-in: ``SignInNonce/raw`` of ``signInNonce()``, which a server with
     ///     `identity.requireServerNonce` (the default) requires; nil only for a server that allows no nonce.
     ///   - name: The name Apple reports on the first sign-in, if any.
+    ///   - authorizationCode: Apple's one-time `authorizationCode` of the same sign-in. A server with Apple's REST
+    ///     API configured redeems it and keeps Apple's refresh token, to revoke it when the account is deleted
+    ///     (Apple TN3194); send it on every Sign in with Apple. A failed redemption does not fail the sign-in.
     /// - Returns: the signed-in user and whether this sign-in created the account.
     /// - Throws: ``TokenClientError/server(status:body:)`` (401 `invalid_grant` for a refused token, 409
     ///   `identity_conflict`, 403 `registration_closed`, 429, 503 when the provider's keys cannot be fetched…),
     ///   ``TokenClientError/transport(_:)``, ``TokenClientError/invalidResponse``.
     @discardableResult
     public func signIn(
-        provider: String, idToken: String, nonce: String? = nil, name: IDTokenSignInRequest.PersonName? = nil
+        provider: String, idToken: String, nonce: String? = nil, name: IDTokenSignInRequest.PersonName? = nil,
+        authorizationCode: String? = nil
     ) async throws -> SignInResult {
-        let body = IDTokenSignInRequest(provider: provider, idToken: idToken, nonce: nonce, name: name)
+        let body = IDTokenSignInRequest(
+            provider: provider, idToken: idToken, nonce: nonce, name: name, authorizationCode: authorizationCode)
         var request = makeRequest("POST", "auth/idtoken", body: body)
         request.setValue(AuthStrategy.bearer.rawValue, forHTTPHeaderField: HeaderName.authStrategy)
         let (data, response) = try await WireCoding.exchange(transport, request)
@@ -46,7 +53,7 @@ extension AuthSession {
     }
 }
 
-/// What ``AuthSession/signIn(provider:idToken:nonce:name:)`` answers.
+/// What ``AuthSession/signIn(provider:idToken:nonce:name:authorizationCode:)`` answers.
 public struct SignInResult: Sendable, Equatable {
     /// The signed-in account.
     public var user: User

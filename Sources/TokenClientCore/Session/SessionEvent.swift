@@ -28,4 +28,7 @@ public enum SignOutReason: Sendable, Equatable {
     case userAction
     /// The refresh token's lifetime (`refreshExpiresAt`) has passed.
     case expired
+    /// The account was deleted: ``AuthSession/deleteAccount(password:)``, or
+    /// ``AuthSession/confirmAccountDeletion(email:code:)`` for the signed-in account.
+    case accountDeleted
 }

@@ -8,7 +8,7 @@ import AuthAPI
 extension AuthSession {
     /// Completes a web sign-in: checks the callback, exchanges its one-time code at `POST /auth/token` (bearer
     /// strategy) with the pending sign-in's verifier, stores the tokens and publishes
-    /// ``SessionState/signedIn(_:)``, as ``signIn(provider:idToken:nonce:name:)`` does.
+    /// ``SessionState/signedIn(_:)``, as ``signIn(provider:idToken:nonce:name:authorizationCode:)`` does.
     ///
     /// - Parameters:
     ///   - pending: what ``WebSignIn/start()`` returned for this sign-in.

@@ -2,15 +2,15 @@ import ArgumentParser
 import FoundationEssentials
 import TokenService
 
-/// `tokenvend users add|list|disable|set-customer-id|set-tenant|verify-email|identities|unlink-identity`, on the same store
+/// `tokenvend users add|list|disable|delete|set-customer-id|set-tenant|verify-email|identities|unlink-identity`, on the same store
 /// as running servers (SQLite or PostgreSQL, through the async store API).
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
         abstract: "Manage accounts in the database (safe while the server runs).",
         subcommands: [
-            AddUser.self, ListUsers.self, DisableUser.self, SetCustomerID.self, SetTenant.self, VerifyEmail.self,
-            ListIdentities.self, UnlinkIdentity.self,
+            AddUser.self, ListUsers.self, DisableUser.self, DeleteUser.self, SetCustomerID.self, SetTenant.self,
+            VerifyEmail.self, ListIdentities.self, UnlinkIdentity.self,
         ]
     )
 
