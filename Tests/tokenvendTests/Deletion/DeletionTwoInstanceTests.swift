@@ -30,8 +30,14 @@ struct DeletionTwoInstanceTests {
         #expect(wrong.status == 401 && wrong.errorCode == "reauthentication_required")
         let deleted = try await onA.deleteAccount(accessA, password: password)
         #expect(deleted.status == 200)
-        // The notification reaches B within milliseconds; B's own cache would keep the sessions for up to 1 s.
-        try await Task.sleep(for: .milliseconds(10))
+        // The change notification reaches B within milliseconds; without it, B's cache would keep answering from
+        // what it read for up to its 1 s lifetime. So B must refuse within 900 ms: polled, not slept, so a slow
+        // machine gets all of that bound and a fast one none of it.
+        let deadline = ContinuousClock.now + .milliseconds(900)
+        while try await onB.send("GET", "/auth/me", bearer: accessA).status != 401 {
+            try #require(ContinuousClock.now < deadline, "B accepted the deleted account's token for 900 ms")
+            try await Task.sleep(for: .milliseconds(5))
+        }
         for access in [accessA, accessB] {
             let me = try await onB.send("GET", "/auth/me", bearer: access)
             #expect(me.status == 401, "B still accepted an access token of the deleted account")
