@@ -12,7 +12,7 @@ extension AccountAdministration {
     }
 
     /// Deletes an account as `DELETE /auth/account` does, by the operator (`AccountDeletionMethod.operator`): the
-    /// user, its identities, customer ids, passkeys and sessions (every instance refuses its tokens at once), with
+    /// user, its identities, customer ids and sessions (every instance refuses its tokens at once), with
     /// the provider-token revocations queued in the outbox and only the audit record kept.
     /// - Parameter account: as in `disable(account:)`.
     /// - Throws: `.invalidEmail`, `.notFound` for an unknown (or already deleted) account, `.store`.

@@ -9,7 +9,7 @@ extension UsersCommand {
             commandName: "delete",
             abstract: "Delete an account for good, as the user's own deletion does; keeps only an audit record.",
             discussion: """
-                Removes the user, its identities, customer ids, passkeys and every session (every running \
+                Removes the user, its identities, customer ids and every session (every running \
                 instance refuses its tokens at once), and keeps only the record of the deletion (user id, time, \
                 method operator), printed as one JSON line: {"deletedAt", "method", "revocationsQueued", \
                 "userId"}. The email can register again afterwards. For each Sign in with Apple identity holding \
