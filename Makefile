@@ -39,40 +39,46 @@ lint-container:
 # The end-to-end suites that `make test` runs a second time with every in-process test server on PostgreSQL
 # (TOKENVEND_TEST_BACKEND=postgres: a schema per server, see Tests/TokenServiceTesting/TestBackend.swift). Not
 # here, being SQLite-specific: FullDiskTests (a database file on a full tmpfs) and KeyRotationEndToEndTests (servers
-# restarted on one SQLite file they name themselves; a test that names its own file keeps SQLite).
-POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|ClientAddressEndToEnd|CookieCSRF|CookieMode|CredentialHardening|LoginSecurity|MetricsCardinality|MossEndpoint|Observability|Operations|PasswordRules|RefreshRotation|SessionLimits|StreamCustomerID|StreamToken|VendEndpoint|CachedTokenEndToEnd|KeyRingEndToEnd|TokenExpiryAnswer|KeyDiscoveryEndpoint|IDTokenSignIn|PasswordlessAccount|OAuthFlowPurge|BrowserSignIn|VendAccess|ServerNonce|LinkingTrust|IDTokenFailureLimit|BrowserSignInCap|ProviderTenant|IDTokenSignInAttack|EmailFlows|EmailHousekeeping|AccountDeletion|AccountDeletionEmail|AppleSignInEndToEnd|AppleNotificationsEndToEnd)Tests/|TokenClientEndToEndTests\.|tokenvendTests\.(CommandLineEndToEnd|SharedSessionFileProcess|EmailOutboxResilience|PasswordResetCommand|AppleRevocationProcess|AccountDeleteEndToEnd)Tests/
+# restarted on one SQLite file they name themselves; a test that names its own file keeps SQLite). Also not here,
+# because they touch the store no differently than the suites that are: MossEndpoint (the upstream's failures),
+# KeyDiscoveryEndpoint (JWKS), ClientAddressEndToEnd (proxy headers), MetricsCardinality, and
+# AppleRevocationProcess (the outbox's PostgreSQL claim, release and kill -9 path is EmailOutboxResilience's).
+POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|CookieCSRF|CookieMode|CredentialHardening|LoginSecurity|Observability|Operations|PasswordRules|RefreshRotation|SessionLimits|StreamCustomerID|StreamToken|VendEndpoint|CachedTokenEndToEnd|KeyRingEndToEnd|TokenExpiryAnswer|IDTokenSignIn|PasswordlessAccount|OAuthFlowPurge|BrowserSignIn|VendAccess|ServerNonce|LinkingTrust|IDTokenFailureLimit|BrowserSignInCap|ProviderTenant|IDTokenSignInAttack|EmailFlows|EmailHousekeeping|AccountDeletion|AccountDeletionEmail|AppleSignInEndToEnd|AppleNotificationsEndToEnd)Tests/|TokenClientEndToEndTests\.|tokenvendTests\.(CommandLineEndToEnd|SharedSessionFileProcess|EmailOutboxResilience|PasswordResetCommand|AccountDeleteEndToEnd)Tests/
 
-# Left out of the PostgreSQL pass: the 30-second SMTP outage (EmailOutboxResilienceTests' outageThenRecovery) waits
-# the same real backoff on either backend and tests the sender, not the store; the pass keeps the suite's kill -9
-# and slow-SMTP tests. It saves 36 s of the 10-minute budget.
-POSTGRES_SKIP = tokenvendTests\.EmailOutboxResilienceTests/outageThenRecovery
+# The 30-second SMTP outage (EmailOutboxResilienceTests' outageThenRecovery): a real `tokenvend serve` that waits
+# out the outage and its backoff, idle almost all the time. It runs beside the first Swift pass, in its own process
+# (`--ignore-lock`: both only read the built tests), and not in the PostgreSQL pass: the backoff it waits is the
+# same on either backend, and that pass keeps the suite's kill -9 and slow-SMTP tests.
+OUTAGE_TEST = tokenvendTests\.EmailOutboxResilienceTests/outageThenRecovery
 
-# Lint, then the client's portability check (scripts/check-apple-portability.py, its self-test first: Linux-only and
-# Apple-only imports outside their #if, Mutex/Atomic, unguarded @Observable, Linux-only calls), then every Swift
-# test, then the checks that need the built binary: the OpenAPI document against the running server (a scripted
-# session, then schemathesis with every check; `make test SCHEMATHESIS_SEEDS="1 2 3"` for more seeds), JWT
-# interoperability with PyJWT, vended tokens checked by the vendors' own SDKs (livekit-api, stream-chat, twilio),
-# and the browser sign-in in headless Chromium (Selenium, an Authlib provider). Tests run one at a time: several
-# block their thread on purpose (child processes killed with SIGKILL, semaphores that hold the SQLite writer,
-# concurrentPerform races), and on a 2-core machine Swift's cooperative pool has two threads, so in parallel they
-# could starve the end-to-end servers' async handlers. The whole of `make test` took 471 s on the last CI run (1274
-# Swift tests on SQLite, then 213 PostgreSQL end-to-end tests; docs/DESIGN.md, "Tests").
-# The Swift tests run with a throw-away PostgreSQL cluster (scripts/with-postgres.sh), so every PostgreSQL test runs.
-# StoreContractTests runs its SQLite and its PostgreSQL half there, once (it is not in POSTGRES_END_TO_END).
-test: deps lint lint-container
+# Lint (beside the build), then the client's portability check (scripts/check-apple-portability.py, its self-test
+# first: Linux-only and Apple-only imports outside their #if, Mutex/Atomic, unguarded @Observable, Linux-only
+# calls), then every Swift test, then the checks that need the built binary: the OpenAPI document against the
+# running server (a scripted session, then schemathesis with every check; `make test SCHEMATHESIS_SEEDS="1 2 3"` for
+# more seeds), JWT interoperability with PyJWT, vended tokens checked by the vendors' own SDKs (livekit-api,
+# stream-chat, twilio), and the browser sign-in and account-deletion page in headless Chromium (Selenium, an Authlib
+# provider). Schemathesis runs beside the other checks (each on its own server and ports) after one pip call has
+# installed what they all need. Swift tests run one at a time: several block their thread on purpose (child
+# processes killed with SIGKILL, semaphores that hold the SQLite writer, concurrentPerform races), and on a 2-core
+# machine Swift's cooperative pool has two threads, so in parallel they could starve the end-to-end servers' async
+# handlers; the one test beside them (OUTAGE_TEST) is a separate, idle process. docs/DESIGN.md, "Tests", has the
+# last measured time. The Swift tests run with a throw-away PostgreSQL cluster (scripts/with-postgres.sh), so every
+# PostgreSQL test runs. StoreContractTests runs its SQLite and its PostgreSQL half there, once (it is not in
+# POSTGRES_END_TO_END).
+test: deps lint-container
 	python3 scripts/check-apple-portability.py --self-test
 	python3 scripts/check-apple-portability.py
-	$(SWIFT) build --build-tests
+	scripts/concurrently.sh '$(MAKE) --no-print-directory lint' '$(SWIFT) build --build-tests'
 	python3 scripts/check-readme-examples.py --self-test
 	python3 scripts/check-readme-examples.py
-	scripts/ensure-python-packages.sh
-	scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel
-	TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel --filter '$(POSTGRES_END_TO_END)' --skip '$(POSTGRES_SKIP)'
-	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" python3 scripts/check-openapi.py
-	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)
-	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/jose-interop.sh
-	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/vendor-sdk-check.sh
-	TOKENVEND_BIN="$$($(SWIFT) build --show-bin-path)/tokenvend" scripts/browser-signin.sh
+	scripts/ensure-python-packages.sh --checks
+	scripts/concurrently.sh \
+		"scripts/with-postgres.sh $(SWIFT) test --skip-build --ignore-lock --no-parallel --skip '$(OUTAGE_TEST)'" \
+		"$(SWIFT) test --skip-build --ignore-lock --no-parallel --filter '$(OUTAGE_TEST)'"
+	TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel --filter '$(POSTGRES_END_TO_END)' --skip '$(OUTAGE_TEST)'
+	bin="$$($(SWIFT) build --show-bin-path)/tokenvend" && TOKENVEND_BIN="$$bin" scripts/concurrently.sh \
+		'scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)' \
+		'python3 scripts/check-openapi.py && scripts/jose-interop.sh && scripts/vendor-sdk-check.sh && scripts/browser-signin.sh'
 
 bench: deps
 	$(SWIFT) build -c release --product tokenvend-bench

@@ -6,8 +6,10 @@
 #
 # The cluster lives in a temporary folder: initdb and pg_ctl run as the unprivileged `postgres` user when started
 # as root (root cannot run the server), trust authentication, superuser `tokenvend`, 127.0.0.1 on a free port and
-# a Unix socket in that folder, fsync on (the server's defaults), max_connections=200 so that tests running
-# several pools at once fit. CMD sees:
+# a Unix socket in that folder, max_connections=200 so that tests running several pools at once fit, and fsync,
+# synchronous_commit and full_page_writes off: the cluster is thrown away, no test crashes the machine under it
+# (tests kill tokenvend, or stop PostgreSQL with `-m fast`, which writes everything out), and every commit skipping
+# its flush makes the PostgreSQL passes of `make test` about 25 % faster. CMD sees:
 #   TOKENVEND_TEST_POSTGRES_URL  postgres://tokenvend@127.0.0.1:PORT/postgres (tests make their own database)
 #   TOKENVEND_TEST_POSTGRES_CTL  an executable taking `start`, `stop` or `restart`, for tests that take the
 #                                server away and bring it back
@@ -66,7 +68,7 @@ trap 'exit 143' TERM
 cat >"$folder/pgctl" <<EOF
 #!/bin/sh
 set -e
-options="-k $folder -p $port -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=200"
+options="-k $folder -p $port -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
 run() { if [ "\$(id -u)" -eq 0 ]; then su postgres -s /bin/sh -c "\$1"; else sh -c "\$1"; fi; }
 case "\$1" in
     start) run "$bindir/pg_ctl -D $folder/data -w -l $folder/log -o '\$options' start" >/dev/null ;;
