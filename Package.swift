@@ -75,6 +75,17 @@ let package = Package(
             name: "IdentityProviders", dependencies: ["JWT", "Cryptography", "StrictJSON", "OutboundHTTP"],
             swiftSettings: swiftSettings
         ),
+        // App integrity (issue 34): App Attest attestations and assertions (CBOR, the x5c chain through OpenSSL),
+        // classic Play Integrity tokens (JWE + JWS), Firebase App Check tokens, and the `integrity` section's
+        // reader; pure verification, no I/O (the caller fetches and caches keys).
+        .target(
+            name: "AppIntegrity",
+            dependencies: [
+                "Cryptography", "JWT", "StrictJSON",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Third-party tokens by configuration (`vendors.<name>`): templates, presets, parameters, signing; pure.
         .target(
             name: "VendorTokens", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
@@ -121,7 +132,7 @@ let package = Package(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "OutboundHTTP", "Cryptography", "StrictJSON",
-                "PrivateFiles", "IdentityProviders", "VendorTokens", "Mail",
+                "PrivateFiles", "IdentityProviders", "VendorTokens", "Mail", "AppIntegrity",
                 "PostgresStore", "SQLiteStore", "CCommonPasswords", "UnicodeText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -192,6 +203,11 @@ let package = Package(
                 "IdentityProviders", "IdentityProvidersTesting", "JWT", "Cryptography", "StrictJSON",
                 "HTTPServerTesting",
             ],
+            swiftSettings: swiftSettings),
+        // The verifiers against objects the Python fakes build (cryptography, cbor2, joserfc), never checked-in blobs.
+        .testTarget(
+            name: "AppIntegrityTests",
+            dependencies: ["AppIntegrity", "AppIntegrityTesting", "Cryptography", "JWT", "StrictJSON"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "VendorTokensTests", dependencies: ["VendorTokens", "JWT", "StrictJSON", "Cryptography"],
@@ -297,6 +313,10 @@ let package = Package(
                 "IdentityProviders", "JWT", "Cryptography", "StrictJSON", "COpenSSL", "OutboundHTTP", "MailTesting",
             ],
             path: "Tests/IdentityProvidersTesting", swiftSettings: swiftSettings),
+        // The app-integrity fakes (scripts/fake_app_attest.py, scripts/fake_play_integrity.py) as child processes.
+        .target(
+            name: "AppIntegrityTesting", dependencies: ["MailTesting", "OutboundHTTP", "StrictJSON", "Cryptography"],
+            path: "Tests/AppIntegrityTesting", swiftSettings: swiftSettings),
         // The client's test doubles (FakeAuthServer behind HTTPTransport, a hand-moved clock); client only.
         .target(
             name: "TokenClientTesting", dependencies: ["TokenClient", "TokenClientCore", "AuthAPI"],

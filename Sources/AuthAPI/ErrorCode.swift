@@ -36,6 +36,13 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     /// `DELETE /auth/account`: a missing or wrong password, or a passwordless session that signed in longer than
     /// `account.reauthenticationSeconds` ago (sign in again, then retry).
     public static let reauthenticationRequired: Self = "reauthentication_required"
+    /// 401: the route requires a valid app-integrity token (`X-App-Integrity` or `X-Firebase-AppCheck`) and the
+    /// request carries none (`integrity.routes.<route>` is `require`).
+    public static let integrityRequired: Self = "integrity_required"
+    /// 401: an app-integrity token, attestation, assertion or Play Integrity verdict that fails a check
+    /// (`/integrity/*`, or a present but bad `X-App-Integrity` / `X-Firebase-AppCheck` on a route that requires
+    /// one). One body for every reason; the reason is in the log and `tokenvend_integrity_checks_total`.
+    public static let integrityInvalid: Self = "integrity_invalid"
     /// 401: login failed.
     public static let invalidCredentials: Self = "invalid_credentials"
     /// 401: access token missing, malformed, expired, or its session revoked.
@@ -87,6 +94,6 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
         .registrationClosed, .notFound, .methodNotAllowed, .emailTaken, .payloadTooLarge,
         .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable, .requestTimeout,
         .notImplemented, .uriTooLong, .headerTooLarge, .httpVersionNotSupported, .identityConflict,
-        .unsupportedGrantType, .invalidCode, .reauthenticationRequired,
+        .unsupportedGrantType, .invalidCode, .reauthenticationRequired, .integrityRequired, .integrityInvalid,
     ]
 }

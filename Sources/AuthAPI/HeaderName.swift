@@ -12,4 +12,9 @@ public enum HeaderName {
     public static let retryAfter = "Retry-After"
     /// Present on every 401 (RFC 6750 §3).
     public static let wwwAuthenticate = "WWW-Authenticate"
+    /// tokenvend's own integrity token (`POST /integrity/apple/attest`, `/apple/assert`, `/android`), or
+    /// `debug:<secret>` when `integrity.allowDebugTokens` is on; checked where `integrity.routes.<route>` is not `off`.
+    public static let appIntegrity = "X-App-Integrity"
+    /// A Firebase App Check token, accepted as it is where an `X-App-Integrity` token would be.
+    public static let firebaseAppCheck = "X-Firebase-AppCheck"
 }

@@ -12,6 +12,9 @@ public protocol StoreBackend: Sendable {
     var oauth: any OAuthFlowStoring { get }
     /// Email codes and the outbox of messages waiting for delivery (transient; not copied by `tokenvend db copy`).
     var email: any EmailStoring { get }
+    /// App-integrity challenges and App Attest keys (issue 34; the keys are copied by `tokenvend db copy`, the
+    /// challenges are transient).
+    var integrity: any IntegrityStoring { get }
     /// Shared rate-limit counters, or nil when the counters stay in process memory (SQLite: one instance).
     var rateLimits: (any RateLimitCounters)? { get }
     /// Whether several instances may share this store (PostgreSQL). Such a store refuses per-host generated
