@@ -57,8 +57,8 @@ OUTAGE_TEST = tokenvendTests\.EmailOutboxResilienceTests/outageThenRecovery
 # running server (a scripted session, then schemathesis with every check; `make test SCHEMATHESIS_SEEDS="1 2 3"` for
 # more seeds), JWT interoperability with PyJWT, vended tokens checked by the vendors' own SDKs (livekit-api,
 # stream-chat, twilio), and the browser sign-in and account-deletion page in headless Chromium (Selenium, an Authlib
-# provider). Schemathesis runs beside the other checks (each on its own server and ports) after one pip call has
-# installed what they all need. Swift tests run one at a time: several block their thread on purpose (child
+# provider). Schemathesis runs beside the other checks (each on its own server and ports); one pip call, beside the
+# build (the download waits on the network, not the CPU), has installed what they all need. Swift tests run one at a time: several block their thread on purpose (child
 # processes killed with SIGKILL, semaphores that hold the SQLite writer, concurrentPerform races), and on a 2-core
 # machine Swift's cooperative pool has two threads, so in parallel they could starve the end-to-end servers' async
 # handlers; the one test beside them (OUTAGE_TEST) is a separate, idle process. docs/DESIGN.md, "Tests", has the
@@ -68,10 +68,10 @@ OUTAGE_TEST = tokenvendTests\.EmailOutboxResilienceTests/outageThenRecovery
 test: deps lint-container
 	python3 scripts/check-apple-portability.py --self-test
 	python3 scripts/check-apple-portability.py
-	scripts/concurrently.sh '$(MAKE) --no-print-directory lint' '$(SWIFT) build --build-tests'
+	scripts/concurrently.sh '$(MAKE) --no-print-directory lint' '$(SWIFT) build --build-tests' \
+		'scripts/ensure-python-packages.sh --checks'
 	python3 scripts/check-readme-examples.py --self-test
 	python3 scripts/check-readme-examples.py
-	scripts/ensure-python-packages.sh --checks
 	scripts/concurrently.sh \
 		"scripts/with-postgres.sh $(SWIFT) test --skip-build --ignore-lock --no-parallel --skip '$(OUTAGE_TEST)'" \
 		"$(SWIFT) test --skip-build --ignore-lock --no-parallel --filter '$(OUTAGE_TEST)'"
