@@ -112,7 +112,8 @@ struct IntegrityKeysCommandTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         do {
-            let store = try await PostgresStore(configuration: .init(url: schema.url))
+            // The caller's clock, so that the assertion time is the fixture's, not the database's.
+            let store = try await PostgresStore(configuration: .init(url: schema.url, clock: .caller))
             defer { store.close() }
             try await Self.fill(store.integrity)
         }
