@@ -242,6 +242,23 @@ def make_handler(fake):
     return Handler
 
 
+def print_chain(fake):
+    """One JSON line: the root (PEM), the other root (PEM), and as base64 DER an intermediate, a leaf with the
+    nonce extension over 32 bytes of 0x07, the same leaf expired, and the leaf's point."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    nonce = b"\x07" * 32
+    encode = serialization.Encoding.DER
+    print(json.dumps({
+        "root": fake.root_pem(),
+        "otherRoot": fake.other.root.public_bytes(serialization.Encoding.PEM).decode(),
+        "intermediate": b64(fake.authority.intermediate.public_bytes(encode)),
+        "leaf": b64(fake.authority.leaf(key, nonce, expired=False).public_bytes(encode)),
+        "expiredLeaf": b64(fake.authority.leaf(key, nonce, expired=True).public_bytes(encode)),
+        "point": b64(point(key)),
+        "nonceExtension": b64(nonce_extension(nonce)),
+    }), flush=True)
+
+
 def exit_with_parent(parent):
     """Ends the process once the parent that started it is gone (it is then re-parented)."""
     while os.getppid() == parent:
@@ -253,7 +270,12 @@ def main():
     parser = argparse.ArgumentParser(description="fake Apple App Attest for tests")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--print-chain", action="store_true",
+                        help="print one chain as JSON and exit (Tests/CryptographyTests/X509CertificateTests)")
     arguments = parser.parse_args()
+    if arguments.print_chain:
+        print_chain(FakeAppAttest())
+        return
     server = ThreadingHTTPServer((arguments.host, arguments.port), make_handler(FakeAppAttest()))
     server.daemon_threads = True
     threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()

@@ -168,7 +168,7 @@ private func bytes(_ hex: String) -> [UInt8] {
 
     @Test("reads map members by text and integer keys, and typed accessors answer nil for other types")
     func accessors() throws {
-        let value = try CBORDecoder().decode(bytes("a3636b65794401020304202a6161f6"))
+        let value = try CBORDecoder().decode(bytes("a3636b6579440102030420182a6161f6"))
         #expect(value["key"]?.bytesValue == [1, 2, 3, 4])
         #expect(value[-1]?.intValue == 42)
         #expect(value["a"] == .null)
