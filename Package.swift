@@ -179,7 +179,7 @@ let package = Package(
         ),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
-        .testTarget(name: "CBORTests", dependencies: ["CBOR"], swiftSettings: swiftSettings),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "Cryptography"], swiftSettings: swiftSettings),
         .testTarget(
             name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "LoopbackHost", "CCurl", "HTTPServerTesting"],
             swiftSettings: swiftSettings),

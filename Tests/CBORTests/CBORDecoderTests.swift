@@ -1,17 +1,9 @@
 import CBOR
+import Cryptography
 import Testing
 
-/// Hex text to bytes (test vectors).
-private func bytes(_ hex: String) -> [UInt8] {
-    var result: [UInt8] = []
-    var index = hex.startIndex
-    while index < hex.endIndex {
-        let next = hex.index(index, offsetBy: 2)
-        result.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-        index = next
-    }
-    return result
-}
+/// Hex text to bytes (test vectors; an invalid one decodes to nothing and fails its test).
+private func bytes(_ hex: String) -> [UInt8] { Hex.decode(hex) ?? [] }
 
 @Suite struct CBORDecoderTests {
     /// RFC 8949 Appendix A, the definite-length vectors (indefinite ones are refused, below).
