@@ -11,8 +11,8 @@ public import Store
 /// `SQLiteIntegrityStore`, shared by every instance of the deployment.
 ///
 /// Single use across instances comes from one row-changing statement per decision: `consumeChallenge` is one
-/// `DELETE` (of two instances consuming one challenge, one deletes it; the other waits for that commit and finds
-/// none); `advanceCounter` is one conditional `UPDATE` (the second of two concurrent advances to one counter waits
+/// `DELETE` (`PostgresSingleUseHashes`, as the nonces: of two instances consuming one challenge, one deletes it;
+/// the other waits for that commit and finds none); `advanceCounter` is one conditional `UPDATE` (the second of two concurrent advances to one counter waits
 /// for the first's commit, re-reads the row under READ COMMITTED and finds the counter no longer lower). None of
 /// these writes changes a session's status, so the status caches stay.
 public struct PostgresIntegrityStore: IntegrityStoring {
@@ -26,51 +26,24 @@ public struct PostgresIntegrityStore: IntegrityStoring {
     static let readColumns =
         "key_id, encode(public_key, 'hex'), counter, app_id, environment, created_at, last_asserted_at"
 
-    /// The class of the transaction-level advisory lock `issueChallenge` takes ("chal"), so that the count and
-    /// the insert of one instance never interleave with another's: the cap holds across the deployment.
-    static let challengeLockClass: Int32 = 0x6368_616c
+    /// The challenges (`integrity_challenges`), under the advisory lock class "chal".
+    var challenges: PostgresSingleUseHashes {
+        PostgresSingleUseHashes(context: context, table: "integrity_challenges", lockClass: 0x6368_616c)
+    }
 
     public func issueChallenge(
         hash: String, expiresAt: Date, maxPending: Int, now: Date
     ) async throws(StoreError) -> Bool {
-        let statements: [PostgresStatement] = [
-            .beginReadCommitted,
-            PostgresStatement(
-                "integrity.challengeLock", "SELECT pg_advisory_xact_lock(\(Self.challengeLockClass), 0)", []),
-            PostgresStatement(
-                "integrity.issueChallenge",
-                """
-                INSERT INTO integrity_challenges (hash, expires_at)
-                SELECT $1, $2::bigint
-                WHERE (SELECT count(*) FROM integrity_challenges WHERE expires_at > \(PostgresContext.now(3)))
-                    < $4::bigint
-                ON CONFLICT (hash) DO NOTHING
-                """, [hash, String(expiresAt.storeMilliseconds), context.time(now), String(maxPending)]),
-            .commit,
-        ]
-        return try await context.pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
-            try connection.run(statements, deadline: connection.deadline)[2].affected == 1
-        }
+        try await challenges.issue(hash: hash, expiresAt: expiresAt, maxPending: maxPending, now: now)
     }
 
     public func consumeChallenge(hash: String, now: Date) async throws(StoreError) -> Bool {
-        let rows = try await context.writeCounters([
-            PostgresStatement(
-                "integrity.consumeChallenge",
-                "DELETE FROM integrity_challenges WHERE hash = $1 AND expires_at > \(PostgresContext.now(2))",
-                [hash, context.time(now)])
-        ])
-        return rows[0].affected == 1
+        try await challenges.consume(hash: hash, now: now)
     }
 
     @discardableResult
     public func pruneChallenges(expiredBy now: Date) async throws(StoreError) -> Int {
-        let rows = try await context.writeCounters([
-            PostgresStatement(
-                "integrity.pruneChallenges",
-                "DELETE FROM integrity_challenges WHERE expires_at <= \(PostgresContext.now(1))", [context.time(now)])
-        ])
-        return rows[0].affected
+        try await challenges.prune(expiredBy: now)
     }
 
     public func insertAttestedKey(_ key: AttestedKey) async throws(StoreError) -> Bool {

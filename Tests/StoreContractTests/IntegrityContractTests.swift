@@ -3,97 +3,16 @@ import Store
 import StoreTesting
 import Testing
 
-/// The app-integrity state of `IntegrityStoring` (issue 34) gives the same answers on SQLite and PostgreSQL:
-/// challenges consumed once, never after expiry, capped in all, pruned once expired; App Attest keys stored once,
-/// read back field by field, their counter advanced only upward, in one statement.
+/// The app-integrity state of `IntegrityStoring` (issue 34) gives the same answers on SQLite and PostgreSQL: App
+/// Attest keys stored once, read back field by field, their counter advanced only upward, in one statement; two
+/// instances racing one advance and one challenge consumption each get one winner. (The challenges' single use,
+/// expiry, cap and prune are `SingleUseContractTests`, with the nonces: one table kind, one behaviour.)
 @Suite(.timeLimit(.minutes(1))) struct IntegrityContractTests {
     /// A key as the exchange stores it right after attestation (counter 0, never asserted).
     static func key(_ id: String = "a2V5LWlk", appID: String = "ABCDE12345.com.example.app") -> AttestedKey {
         AttestedKey(
             keyID: id, publicKey: [0x04] + (1...64).map { UInt8($0) }, counter: 0, appID: appID,
             environment: .production, createdAt: Fixture.at(1))
-    }
-
-    @Test("an issued challenge is consumed once; an unknown one never", arguments: Backend.allCases)
-    func consumeOnce(backend: Backend) async throws {
-        try await backend.with { (store: any StoreBackend) async throws in
-            let challenges = store.integrity
-            #expect(
-                try await challenges.issueChallenge(
-                    hash: "h1", expiresAt: Fixture.at(300), maxPending: 10, now: Fixture.at(0)))
-            // The same hash is not issued twice.
-            #expect(
-                try await !challenges.issueChallenge(
-                    hash: "h1", expiresAt: Fixture.at(300), maxPending: 10, now: Fixture.at(0)))
-            #expect(try await challenges.consumeChallenge(hash: "h1", now: Fixture.at(1)))
-            #expect(try await !challenges.consumeChallenge(hash: "h1", now: Fixture.at(2)))
-            #expect(try await !challenges.consumeChallenge(hash: "never", now: Fixture.at(2)))
-        }
-    }
-
-    @Test("an expired challenge is not consumed, and the prune deletes it", arguments: Backend.allCases)
-    func expiry(backend: Backend) async throws {
-        try await backend.with { (store: any StoreBackend) async throws in
-            let challenges = store.integrity
-            #expect(
-                try await challenges.issueChallenge(
-                    hash: "old", expiresAt: Fixture.at(300), maxPending: 10, now: Fixture.at(0)))
-            #expect(
-                try await challenges.issueChallenge(
-                    hash: "new", expiresAt: Fixture.at(600), maxPending: 10, now: Fixture.at(300)))
-            // Expired at the very millisecond of its expiry.
-            #expect(try await !challenges.consumeChallenge(hash: "old", now: Fixture.at(300)))
-            #expect(try await challenges.pruneChallenges(expiredBy: Fixture.at(300)) == 1)
-            #expect(try await challenges.pruneChallenges(expiredBy: Fixture.at(300)) == 0)
-            #expect(try await challenges.consumeChallenge(hash: "new", now: Fixture.at(599.999)))
-        }
-    }
-
-    @Test(
-        "past maxPending unexpired challenges nothing is stored; consumed and expired ones free places",
-        arguments: Backend.allCases)
-    func cap(backend: Backend) async throws {
-        try await backend.with { (store: any StoreBackend) async throws in
-            let challenges = store.integrity
-            for index in 0..<3 {
-                #expect(
-                    try await challenges.issueChallenge(
-                        hash: "h\(index)", expiresAt: Fixture.at(300 + Double(index)), maxPending: 3,
-                        now: Fixture.at(0)))
-            }
-            #expect(
-                try await !challenges.issueChallenge(
-                    hash: "h3", expiresAt: Fixture.at(300), maxPending: 3, now: Fixture.at(0)))
-            #expect(try await !challenges.consumeChallenge(hash: "h3", now: Fixture.at(1)))
-            #expect(try await challenges.consumeChallenge(hash: "h1", now: Fixture.at(1)))
-            #expect(
-                try await challenges.issueChallenge(
-                    hash: "h4", expiresAt: Fixture.at(400), maxPending: 3, now: Fixture.at(1)))
-            #expect(
-                try await !challenges.issueChallenge(
-                    hash: "h5", expiresAt: Fixture.at(400), maxPending: 3, now: Fixture.at(1)))
-            // h0 expired at 300: no longer pending, even before the prune.
-            #expect(
-                try await challenges.issueChallenge(
-                    hash: "h6", expiresAt: Fixture.at(700), maxPending: 3, now: Fixture.at(300)))
-        }
-    }
-
-    @Test("concurrent issues never pass the cap", arguments: Backend.allCases)
-    func concurrentCap(backend: Backend) async throws {
-        try await backend.with { (store: any StoreBackend) async throws in
-            let challenges = store.integrity
-            let stored = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for index in 0..<20 {
-                    group.addTask {
-                        try await challenges.issueChallenge(
-                            hash: "c\(index)", expiresAt: Fixture.at(300), maxPending: 5, now: Fixture.at(0))
-                    }
-                }
-                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
-            }
-            #expect(stored == 5)
-        }
     }
 
     @Test("a key round-trips every field; a second insert of its id changes nothing", arguments: Backend.allCases)

@@ -8,9 +8,8 @@ public import Store
 
 /// App-integrity challenges and App Attest keys in SQLite (see `IntegrityStoring`).
 ///
-/// Every write runs on the database's single writer (one transaction each, group-committed), so the challenge
-/// cap's count and insert cannot interleave with another request's, and each decision (consume, advance) is one
-/// row-changing statement.
+/// Every write runs on the database's single writer (one transaction each, group-committed); the challenges are
+/// a `SingleUseHashes` table (as the nonces), and each decision (consume, advance) is one row-changing statement.
 public struct SQLiteIntegrityStore: IntegrityStoring {
     /// The database the challenges and keys live in.
     public let database: Database
@@ -20,38 +19,22 @@ public struct SQLiteIntegrityStore: IntegrityStoring {
         self.database = database
     }
 
+    /// The challenges (`integrity_challenges`).
+    var challenges: SingleUseHashes { SingleUseHashes(database: database, table: "integrity_challenges") }
+
     public func issueChallenge(
         hash: String, expiresAt: Date, maxPending: Int, now: Date
     ) async throws(StoreError) -> Bool {
-        // The single writer runs the count and the insert without another write between them.
-        try await database.write { (connection: Connection) throws(StoreError) in
-            try connection.execute(
-                """
-                INSERT INTO integrity_challenges (hash, expires_at)
-                SELECT ?1, ?2 WHERE (SELECT count(*) FROM integrity_challenges WHERE expires_at > ?3) < ?4
-                ON CONFLICT (hash) DO NOTHING
-                """,
-                [
-                    .text(hash), .integer(expiresAt.storeMilliseconds), .integer(now.storeMilliseconds),
-                    .integer(Int64(maxPending)),
-                ]) == 1
-        }
+        try await challenges.issue(hash: hash, expiresAt: expiresAt, maxPending: maxPending, now: now)
     }
 
     public func consumeChallenge(hash: String, now: Date) async throws(StoreError) -> Bool {
-        try await database.write { (connection: Connection) throws(StoreError) in
-            try connection.execute(
-                "DELETE FROM integrity_challenges WHERE hash = ? AND expires_at > ?",
-                [.text(hash), .integer(now.storeMilliseconds)]) == 1
-        }
+        try await challenges.consume(hash: hash, now: now)
     }
 
     @discardableResult
     public func pruneChallenges(expiredBy now: Date) async throws(StoreError) -> Int {
-        try await database.write { (connection: Connection) throws(StoreError) in
-            try connection.execute(
-                "DELETE FROM integrity_challenges WHERE expires_at <= ?", [.integer(now.storeMilliseconds)])
-        }
+        try await challenges.prune(expiredBy: now)
     }
 
     public func insertAttestedKey(_ key: AttestedKey) async throws(StoreError) -> Bool {

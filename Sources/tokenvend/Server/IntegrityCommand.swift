@@ -83,7 +83,7 @@ extension IntegrityCommand {
                 For an installation you no longer trust. Every running instance refuses the key's assertions at \
                 once (reason unknown_key); integrity tokens already issued for it stay valid until they expire \
                 (integrity.tokenLifetimeSeconds). The app can attest a new key. Exit status: 0 when deleted, 1 for \
-                an unknown key id or a database failure.
+                an unknown key id or a database failure, 2 usage error.
                 """)
         @OptionGroup var options: ServerConfigurationOptions
         @Argument(help: "The key id exactly as listed (standard base64).") var keyId: String
