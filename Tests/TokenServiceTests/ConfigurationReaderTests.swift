@@ -147,7 +147,8 @@ import Testing
         environment["TOKENVEND_INTEGRITY_APPLE_ROOT_CERTIFICATE_FILE"] = nil
         environment["TOKENVEND_INTEGRITY_ANDROID_DECRYPTION_KEY"] = Data(repeating: 7, count: 32).base64EncodedString()
         environment["TOKENVEND_INTEGRITY_ANDROID_VERIFICATION_KEY"] = IntegrityConfigurationTests.verificationKey
-        environment["TOKENVEND_INTEGRITY_ANDROID_CERTIFICATE_DIGESTS"] = #"["\#(IntegrityConfigurationTests.digestHex)"]"#
+        let digest = IntegrityConfigurationTests.digestHex
+        environment["TOKENVEND_INTEGRITY_ANDROID_CERTIFICATE_DIGESTS"] = #"["\#(digest)"]"#
         environment["TOKENVEND_INTEGRITY_FIREBASE_PROJECT_NUMBER"] = "1234567890"
         environment["TOKENVEND_INTEGRITY_DEBUG_TOKENS"] = #"["\#(IntegrityConfigurationTests.hash)"]"#
         // database.url excludes database.path: each is read in its own pass.
