@@ -21,7 +21,8 @@ import Testing
             }
             #expect(
                 tables == [
-                    "app_attest_keys", "auth_nonces", "customer_ids", "deleted_accounts", "email_codes", "id_token_uses",
+                    "app_attest_keys", "auth_nonces", "customer_ids", "deleted_accounts", "email_codes",
+                    "id_token_uses",
                     "identities", "integrity_challenges", "oauth_codes", "oauth_flows", "outbox", "sessions", "users",
                 ])
             database.close()
