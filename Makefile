@@ -78,7 +78,7 @@ test: deps lint-container
 	TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel --filter '$(POSTGRES_END_TO_END)' --skip '$(OUTAGE_TEST)'
 	bin="$$($(SWIFT) build --show-bin-path)/tokenvend" && TOKENVEND_BIN="$$bin" scripts/concurrently.sh \
 		'scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)' \
-		'python3 scripts/check-openapi.py && scripts/jose-interop.sh && scripts/vendor-sdk-check.sh && scripts/browser-signin.sh'
+		'python3 scripts/check-openapi.py && scripts/jose-interop.sh && python3 scripts/check-app-attest.py && scripts/vendor-sdk-check.sh && scripts/browser-signin.sh'
 
 bench: deps
 	$(SWIFT) build -c release --product tokenvend-bench

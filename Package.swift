@@ -53,6 +53,8 @@ let package = Package(
 
         // Strict JSON reader and the one JSON string/number writer; no dependencies.
         .target(name: "StrictJSON", swiftSettings: wrapperSettings),
+        // Strict RFC 8949 CBOR decoder (definite lengths, bounded size and depth): App Attest objects, COSE keys.
+        .target(name: "CBOR", swiftSettings: wrapperSettings),
         // HMAC, SHA-256, base64url, secure random, constant-time compare, ECDSA P-256 and RSA on OpenSSL 3; Ed25519
         // keys loaded through OpenSSL, signed and verified with libsodium.
         .target(name: "Cryptography", dependencies: ["COpenSSL", "CSodium"], swiftSettings: wrapperSettings),
@@ -81,7 +83,7 @@ let package = Package(
         .target(
             name: "AppIntegrity",
             dependencies: [
-                "Cryptography", "JWT", "StrictJSON",
+                "Cryptography", "JWT", "StrictJSON", "CBOR",
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings
@@ -177,6 +179,7 @@ let package = Package(
         ),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "Cryptography"], swiftSettings: swiftSettings),
         .testTarget(
             name: "OutboundHTTPTests", dependencies: ["OutboundHTTP", "LoopbackHost", "CCurl", "HTTPServerTesting"],
             swiftSettings: swiftSettings),
@@ -207,7 +210,7 @@ let package = Package(
         // The verifiers against objects the Python fakes build (cryptography, cbor2, joserfc), never checked-in blobs.
         .testTarget(
             name: "AppIntegrityTests",
-            dependencies: ["AppIntegrity", "AppIntegrityTesting", "Cryptography", "JWT", "StrictJSON"],
+            dependencies: ["AppIntegrity", "AppIntegrityTesting", "Cryptography", "JWT", "StrictJSON", "CBOR"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "VendorTokensTests", dependencies: ["VendorTokens", "JWT", "StrictJSON", "Cryptography"],
@@ -237,7 +240,8 @@ let package = Package(
             dependencies: [
                 "TokenService", "JWT", "HTTPServer", "Store", "SQLiteStore", "StructuredLogging",
                 "TokenServiceTesting", "HTTPServerTesting", "Cryptography", "StrictJSON", "PostgresTesting",
-                "IdentityProviders", "IdentityProvidersTesting", "Mail", "MailTesting",
+                "IdentityProviders", "IdentityProvidersTesting", "Mail", "MailTesting", "AppIntegrity",
+                "AppIntegrityTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

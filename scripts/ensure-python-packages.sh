@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Python packages the Swift tests start as child processes, only when missing: aiosmtpd for the SMTP
 # sink (scripts/smtp_sink.py, started by Tests/MailTesting/SMTPSink.swift), PyJWT and cryptography for the fake
-# Sign in with Apple (scripts/fake_apple.py, started by Tests/IdentityProvidersTesting/FakeApple.swift). With
+# Sign in with Apple (scripts/fake_apple.py, started by Tests/IdentityProvidersTesting/FakeApple.swift), cbor2 for
+# the fake App Attest (scripts/fake_app_attest.py, started by Tests/AppIntegrityTesting/FakeAppAttest.swift). With
 # `--checks`, also every package of the checks `make test` runs afterwards, two at a time (schemathesis, joserfc,
-# the vendor SDKs, Selenium, Authlib and Flask), in one pip call first, so that the concurrent checks never run pip
-# at the same time (each script still installs what it misses when run alone). Safe to run repeatedly; `make test`
+# pyattest, the vendor SDKs, Selenium, Authlib and Flask), in one pip call first, so that the concurrent checks never
+# run pip at the same time (each script still installs what it misses when run alone). Safe to run repeatedly; `make test`
 # runs it before `swift test`. Debian's python3-aiosmtpd works too when it is the python3 on PATH.
 set -euo pipefail
 
@@ -18,11 +19,17 @@ if ! python3 -c 'import jwt, cryptography' 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check PyJWT cryptography >&2
 fi
 
+if ! python3 -c 'import cbor2' 2>/dev/null; then
+    echo "installing cbor2 (pip install cbor2)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check cbor2 >&2
+fi
+
 if [ "${1:-}" = "--checks" ]; then
     missing=()
     python3 -c 'import schemathesis, sys; sys.exit(0 if schemathesis.__version__.startswith("4.") else 1)' \
         2>/dev/null || missing+=('schemathesis>=4,<5')
     python3 -c 'import joserfc' 2>/dev/null || missing+=(joserfc)
+    python3 -c 'import cbor2, pyattest' 2>/dev/null || missing+=(cbor2 pyattest)
     python3 -c 'import jwt.algorithms; jwt.algorithms.ECAlgorithm' 2>/dev/null || missing+=('pyjwt[crypto]')
     python3 -c 'import livekit.api' 2>/dev/null || missing+=(livekit-api)
     python3 -c 'import stream_chat' 2>/dev/null || missing+=(stream-chat)

@@ -13,6 +13,8 @@
 #include <openssl/ec.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/x509_vfy.h>
 
 
 // Builds a P-256 key (public, or key pair when priv != NULL) with EVP_PKEY_fromdata. In C because
@@ -75,5 +77,49 @@ done:
     BN_free(exponent);
     OSSL_PARAM_BLD_free(builder);
     return pkey;
+}
+// Verifies `leaf` through `intermediates` (count of them, untrusted) to `root`, the only trust anchor, at
+// `unix_time`: an X509_STORE holding just `root` (no default paths, so no system trust store; no CRL flags, so no
+// CRL lookups), the check time fixed, chains of at most `max_depth` intermediates. Returns 1 when the chain
+// verifies; otherwise 0 with *error set to OpenSSL's X509_V_ERR_* code (-1 when OpenSSL itself failed). In C
+// because STACK_OF(X509) is reached only through macros.
+static inline int tokenvend_x509_verify_chain(X509 *leaf, X509 *const *intermediates, int count, X509 *root,
+                                              int64_t unix_time, int max_depth, int *error) {
+    X509_STORE *store = X509_STORE_new();
+    X509_STORE_CTX *context = X509_STORE_CTX_new();
+    STACK_OF(X509) *untrusted = sk_X509_new_null();
+    int result = 0;
+    *error = -1;
+    if (store == NULL || context == NULL || untrusted == NULL || X509_STORE_add_cert(store, root) != 1) goto done;
+    for (int index = 0; index < count; index++) {
+        if (sk_X509_push(untrusted, intermediates[index]) <= 0) goto done;
+    }
+    if (X509_STORE_CTX_init(context, store, leaf, untrusted) != 1) goto done;
+    X509_STORE_CTX_set_time(context, 0, (time_t)unix_time);
+    X509_STORE_CTX_set_depth(context, max_depth);
+    result = X509_verify_cert(context) == 1;
+    *error = result ? X509_V_OK : X509_STORE_CTX_get_error(context);
+done:
+    X509_STORE_CTX_free(context);
+    sk_X509_free(untrusted);  // the certificates stay owned by the caller
+    X509_STORE_free(store);
+    return result;
+}
+
+// XN_FLAG_RFC2253, a macro Swift does not import.
+static inline unsigned long tokenvend_xn_flag_rfc2253(void) { return XN_FLAG_RFC2253; }
+
+// Seconds since 1970 of an ASN1_TIME (a certificate's notBefore/notAfter); 0 when OpenSSL fails.
+static inline int tokenvend_asn1_time_unix(const ASN1_TIME *time, int64_t *seconds) {
+    struct tm parts;
+    if (time == NULL || ASN1_TIME_to_tm(time, &parts) != 1) return 0;
+    int days = 0, rest = 0;
+    ASN1_TIME *epoch = ASN1_TIME_set(NULL, 0);
+    if (epoch == NULL) return 0;
+    int ok = ASN1_TIME_diff(&days, &rest, epoch, time);
+    ASN1_TIME_free(epoch);
+    if (ok != 1) return 0;
+    *seconds = (int64_t)days * 86400 + rest;
+    return 1;
 }
 #endif

@@ -36,11 +36,26 @@ public enum CryptographyError: Error, Sendable, Equatable, CaseIterable {
     /// Authenticated decryption refused its input: too short, altered, sealed under another key, or with other
     /// associated data (``AES256GCM/open(_:associatedData:)``).
     case authenticationFailed
+    /// Bytes or PEM that are not exactly one X.509 certificate, or a certificate this library refuses to use
+    /// (``X509Certificate``).
+    case invalidCertificate
+    /// A certificate chain that does not verify to the pinned root at the given time; the payload says why.
+    case certificateRejected(CertificateProblem)
 
-    /// Every case, with each key problem.
+    /// Why a certificate chain was refused.
+    public enum CertificateProblem: Sendable, Hashable, CaseIterable {
+        /// A certificate of the chain is past its `notAfter`.
+        case expired
+        /// A certificate of the chain is before its `notBefore`.
+        case notYetValid
+        /// The chain does not lead to the pinned root (a signature, a CA constraint, a missing issuer).
+        case untrusted
+    }
+
+    /// Every case, with each key and certificate problem.
     public static let allCases: [CryptographyError] =
-        [.weakKey, .cryptoFailure, .authenticationFailed]
-        + KeyProblem.allCases.map(invalidKey)
+        [.weakKey, .cryptoFailure, .authenticationFailed, .invalidCertificate]
+        + KeyProblem.allCases.map(invalidKey) + CertificateProblem.allCases.map(certificateRejected)
 }
 
 extension CryptographyError: CustomStringConvertible {
@@ -51,6 +66,10 @@ extension CryptographyError: CustomStringConvertible {
         case .cryptoFailure: "OpenSSL failure"
         case .invalidKey(let problem): problem.description
         case .authenticationFailed: "sealed data does not authenticate (altered, or another key)"
+        case .invalidCertificate: "not exactly one X.509 certificate"
+        case .certificateRejected(.expired): "a certificate of the chain has expired"
+        case .certificateRejected(.notYetValid): "a certificate of the chain is not valid yet"
+        case .certificateRejected(.untrusted): "the certificate chain does not verify to the pinned root"
         }
     }
 }

@@ -16,7 +16,7 @@ extension JWTError {
     init(_ error: CryptographyError) {
         switch error {
         case .weakKey: self = .weakKey
-        case .cryptoFailure, .authenticationFailed: self = .cryptoFailure
+        case .cryptoFailure, .authenticationFailed, .invalidCertificate, .certificateRejected: self = .cryptoFailure
         case .invalidKey(.notPrivate), .invalidKey(.unsupportedOperation): self = .unsupportedAlgorithm
         case .invalidKey(let problem): self = .invalidKey(problem.description)
         }

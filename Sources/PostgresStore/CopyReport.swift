@@ -10,13 +10,19 @@ public struct CopyReport: Sendable, Equatable {
     public var identities: Int
     /// Records of deleted accounts written.
     public var deletedAccounts: Int
+    /// App Attest keys written.
+    public var attestedKeys: Int
 
     /// Creates a report.
-    public init(users: Int, customerIDs: Int, sessions: Int, identities: Int = 0, deletedAccounts: Int = 0) {
+    public init(
+        users: Int, customerIDs: Int, sessions: Int, identities: Int = 0, deletedAccounts: Int = 0,
+        attestedKeys: Int = 0
+    ) {
         self.users = users
         self.customerIDs = customerIDs
         self.sessions = sessions
         self.identities = identities
         self.deletedAccounts = deletedAccounts
+        self.attestedKeys = attestedKeys
     }
 }

@@ -154,51 +154,24 @@ public struct PostgresIdentityStore: IdentityStoring {
         return rows[0].affected == 1
     }
 
-    /// The class of the transaction-level advisory lock `issueNonce` takes ("nonc"), so that the count and the
-    /// insert of one instance never interleave with another's: the cap holds across the deployment.
-    static let nonceLockClass: Int32 = 0x6e6f_6e63
+    /// The server-issued nonces (`auth_nonces`), under the advisory lock class "nonc".
+    var nonces: PostgresSingleUseHashes {
+        PostgresSingleUseHashes(context: context, table: "auth_nonces", lockClass: 0x6e6f_6e63)
+    }
 
     public func issueNonce(
         hash: String, expiresAt: Date, maxPending: Int, now: Date
     ) async throws(StoreError) -> Bool {
-        let statements: [PostgresStatement] = [
-            .beginReadCommitted,
-            PostgresStatement(
-                "identities.nonceLock", "SELECT pg_advisory_xact_lock(\(Self.nonceLockClass), 0)", []),
-            PostgresStatement(
-                "identities.issueNonce",
-                """
-                INSERT INTO auth_nonces (hash, expires_at)
-                SELECT $1, $2::bigint
-                WHERE (SELECT count(*) FROM auth_nonces WHERE expires_at > \(PostgresContext.now(3))) < $4::bigint
-                ON CONFLICT (hash) DO NOTHING
-                """, [hash, String(expiresAt.storeMilliseconds), context.time(now), String(maxPending)]),
-            .commit,
-        ]
-        return try await context.pool.withConnection { (connection: PostgresConnection) throws(StoreError) in
-            try connection.run(statements, deadline: connection.deadline)[2].affected == 1
-        }
+        try await nonces.issue(hash: hash, expiresAt: expiresAt, maxPending: maxPending, now: now)
     }
 
     public func consumeNonce(hash: String, now: Date) async throws(StoreError) -> Bool {
-        // One statement: of two instances consuming the same nonce at once, one deletes it and the other finds none.
-        let rows = try await context.writeCounters([
-            PostgresStatement(
-                "identities.consumeNonce",
-                "DELETE FROM auth_nonces WHERE hash = $1 AND expires_at > \(PostgresContext.now(2))",
-                [hash, context.time(now)])
-        ])
-        return rows[0].affected == 1
+        try await nonces.consume(hash: hash, now: now)
     }
 
     @discardableResult
     public func pruneNonces(expiredBy now: Date) async throws(StoreError) -> Int {
-        let rows = try await context.writeCounters([
-            PostgresStatement(
-                "identities.pruneNonces", "DELETE FROM auth_nonces WHERE expires_at <= \(PostgresContext.now(1))",
-                [context.time(now)])
-        ])
-        return rows[0].affected
+        try await nonces.prune(expiredBy: now)
     }
 
     @discardableResult

@@ -5,20 +5,23 @@ extension PostgresStore {
     /// Writes a snapshot of another store (`SQLiteStore.snapshot()`) into this one, in one transaction (sent in
     /// pipelines of 500 statements, each with a deadline of 2 minutes, without `statement_timeout`), for
     /// `tokenvend db copy`: users, stored customer ids, identities (with their sealed provider tokens and
-    /// forwarding), the records of deleted accounts, and live sessions with their counters, so refresh tokens
-    /// issued before the move keep rotating after it. Transient tables are neither read nor written: browser
-    /// sign-in flows and codes, nonces, email codes and the outbox, pending provider-token revocations included
+    /// forwarding), the records of deleted accounts, the attested App Attest keys with their counters (so attested
+    /// installations keep asserting), and live sessions with their counters, so refresh tokens issued before the
+    /// move keep rotating after it. Transient tables are neither read nor written: browser sign-in flows and
+    /// codes, nonces, integrity challenges, email codes and the outbox, pending provider-token revocations included
     /// (drain it before moving; a replacing copy deletes the target's email codes with their users and leaves its
     /// outbox alone). The target's records of deleted accounts are kept, also by a replacing copy.
     ///
     /// Idempotent, and never weakens the target: rows are upserted by primary key keeping the stronger state — a
     /// revocation or a disabled user on either side stays, the higher refresh counter wins (with the refresh
-    /// expiry and rotation time of its row), and a session revoked on the source (not yet purged) is revoked on
-    /// the target. Target sessions missing from the snapshot are left as they are unless `replacing`.
+    /// expiry and rotation time of its row), a key's higher App Attest counter wins (with its last assertion
+    /// time: a counter never goes back), and a session revoked on the source (not yet purged) is revoked on the
+    /// target. Target sessions missing from the snapshot are left as they are unless `replacing`.
     /// Copying again after instances started writing to the target is still unsafe (a password or customer id
     /// changed there is overwritten by the source's): stop writes on the source first.
     /// - Parameter replacing: when false, a target that already holds users other than the snapshot's is
-    ///   refused; when true, the target's users, customer ids, identities and sessions are deleted first.
+    ///   refused; when true, the target's users, customer ids, identities, sessions and App Attest keys are
+    ///   deleted first.
     /// - Returns: how many rows were written.
     /// - Throws: `.constraint(.other)` for a refused non-empty target; `.unavailable` when the database is
     ///   unreachable.
@@ -37,6 +40,7 @@ extension PostgresStore {
             statements.append(PostgresStatement(unprepared: "DELETE FROM customer_ids"))
             statements.append(PostgresStatement(unprepared: "DELETE FROM identities"))
             statements.append(PostgresStatement(unprepared: "DELETE FROM users"))
+            statements.append(PostgresStatement(unprepared: "DELETE FROM app_attest_keys"))
         }
         for user in snapshot.users {
             statements.append(
@@ -102,6 +106,27 @@ extension PostgresStore {
                             ELSE deleted_accounts.method END
                     """, [record.userID, String(record.deletedAt.storeMilliseconds), record.method.rawValue]))
         }
+        // A key's public key, app and environment never change; the higher counter wins with its assertion time.
+        for key in snapshot.attestedKeys {
+            statements.append(
+                PostgresStatement(
+                    "copy.attestedKey",
+                    """
+                    INSERT INTO app_attest_keys (
+                        key_id, public_key, counter, app_id, environment, created_at, last_asserted_at)
+                    VALUES ($1, decode($2, 'hex'), $3::bigint, $4, $5, $6::bigint, $7::bigint)
+                    ON CONFLICT (key_id) DO UPDATE SET public_key = EXCLUDED.public_key, app_id = EXCLUDED.app_id,
+                        environment = EXCLUDED.environment, created_at = EXCLUDED.created_at,
+                        counter = greatest(app_attest_keys.counter, EXCLUDED.counter),
+                        last_asserted_at = CASE WHEN EXCLUDED.counter > app_attest_keys.counter
+                            THEN EXCLUDED.last_asserted_at ELSE app_attest_keys.last_asserted_at END
+                    """,
+                    [
+                        key.keyID, Hex.encode(key.publicKey), String(key.counter), key.appID,
+                        key.environment.rawValue, String(key.createdAt.storeMilliseconds),
+                        key.lastAssertedAt.map { String($0.storeMilliseconds) },
+                    ]))
+        }
         for session in snapshot.sessions {
             statements.append(
                 PostgresStatement(
@@ -142,7 +167,8 @@ extension PostgresStore {
         statements.append(PostgresStatement(unprepared: "SELECT pg_notify('\(PostgresChangeFeed.channel)', 'copy')"))
         let report = CopyReport(
             users: snapshot.users.count, customerIDs: snapshot.customerIDs.count, sessions: snapshot.sessions.count,
-            identities: snapshot.identities.count, deletedAccounts: snapshot.deletedAccounts.count)
+            identities: snapshot.identities.count, deletedAccounts: snapshot.deletedAccounts.count,
+            attestedKeys: snapshot.attestedKeys.count)
         let writes = Array(statements.dropFirst(2)) + [.commit]
         let check = Array(statements.prefix(2))
         let batchTimeout = max(configuration.queryTimeout, Self.copyBatchTimeout)

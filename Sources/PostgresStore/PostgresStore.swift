@@ -33,6 +33,7 @@ public struct PostgresStore: StoreBackend {
     public let identityStore: PostgresIdentityStore
     public let oauthStore: PostgresOAuthFlowStore
     public let emailStore: PostgresEmailStore
+    public let integrityStore: PostgresIntegrityStore
     public let rateLimitCounters: PostgresRateLimitCounters
     let pool: PostgresPool
     let changes: PostgresChangeFeed
@@ -80,6 +81,7 @@ public struct PostgresStore: StoreBackend {
         identityStore = PostgresIdentityStore(context: context)
         oauthStore = PostgresOAuthFlowStore(context: context)
         emailStore = PostgresEmailStore(context: context)
+        integrityStore = PostgresIntegrityStore(context: context)
         rateLimitCounters = PostgresRateLimitCounters(context: context)
     }
 
@@ -144,6 +146,7 @@ public struct PostgresStore: StoreBackend {
     public var identities: any IdentityStoring { identityStore }
     public var oauth: any OAuthFlowStoring { oauthStore }
     public var email: any EmailStoring { emailStore }
+    public var integrity: any IntegrityStoring { integrityStore }
     /// The shared counters: every instance on this database counts together.
     public var rateLimits: (any RateLimitCounters)? { rateLimitCounters }
     /// True: several instances share the database.

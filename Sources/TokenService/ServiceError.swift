@@ -45,6 +45,11 @@ public enum ServiceError: Error, Sendable, Equatable {
     /// password, or (for an account without one) a sign-in older than `maxAge` seconds
     /// (`account.reauthenticationSeconds`).
     case reauthenticationRequired(maxAge: Int)
+    /// 401: a route at `require` without `X-App-Integrity` or `X-Firebase-AppCheck`.
+    case integrityRequired
+    /// 401: an app-integrity token, attestation, assertion or verdict that fails a check; one body for every
+    /// reason (the reason is logged and counted, never sent).
+    case integrityInvalid
 
     /// The `error` member of the body.
     public var code: ErrorCode {
@@ -66,6 +71,8 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .invalidIDToken: .invalidGrant
         case .identityConflict: .identityConflict
         case .reauthenticationRequired: .reauthenticationRequired
+        case .integrityRequired: .integrityRequired
+        case .integrityInvalid: .integrityInvalid
         }
     }
 
@@ -93,6 +100,8 @@ public enum ServiceError: Error, Sendable, Equatable {
             "An account with this email exists; sign in to it and link the provider, or use another account."
         case .reauthenticationRequired:
             "Confirm it is you: give the account's password, or sign in again and retry within a few minutes."
+        case .integrityRequired: "This request needs proof that it comes from the genuine app (X-App-Integrity)."
+        case .integrityInvalid: "The app's integrity could not be verified."
         }
     }
 }

@@ -10,7 +10,7 @@ struct TokenvendCommand: AsyncParsableCommand {
         abstract: "Vends short-lived tokens to apps: accounts, sessions, Moss and Bloomreach tokens.",
         subcommands: [
             ServeCommand.self, UsersCommand.self, DatabaseCommand.self, HealthcheckCommand.self, KeysCommand.self,
-            JWTCommand.self, EmailCommand.self,
+            JWTCommand.self, EmailCommand.self, IntegrityCommand.self,
             LoginCommand.self, TokenCommand.self, LogoutCommand.self, PasswordResetCommand.self, AccountCommand.self,
         ]
     )

@@ -37,7 +37,7 @@ import Testing
         .invalidToken(presented: true), .invalidGrant, .insufficientScope, .csrfFailed, .registrationClosed,
         .notFound, .emailTaken, .unsupportedMediaType, .tooManyRequests(retryAfter: 1), .upstream("x"),
         .unavailable("x", retryAfter: 1), .invalidIDToken, .identityConflict, .invalidCode,
-        .reauthenticationRequired(maxAge: 300),
+        .reauthenticationRequired(maxAge: 300), .integrityRequired, .integrityInvalid,
     ]
     static func arm(_ error: ServiceError) -> Int {
         switch error {
@@ -59,6 +59,8 @@ import Testing
         case .identityConflict: 15
         case .invalidCode: 16
         case .reauthenticationRequired: 17
+        case .integrityRequired: 18
+        case .integrityInvalid: 19
         }
     }
 
@@ -137,7 +139,7 @@ import Testing
     @Test("the example lists name every case of HTTPServerError, ServiceError and MossError")
     func enumerationsAreComplete() {
         #expect(Set(Self.httpServerErrors.map(Self.arm)) == Set(0...9))
-        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...17))
+        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...19))
         #expect(Set(Self.mossErrors.map(Self.arm)) == Set(0...5))
     }
 

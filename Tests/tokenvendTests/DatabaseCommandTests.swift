@@ -40,6 +40,7 @@ struct DatabaseCommandTests {
         #expect(again.output.contains("schema up to date at version \(known)"))
         let after = try await Self.tokenvend(["db", "status"], environment: environment, in: folder)
         #expect(after.status == 0)
+        #expect(after.output.contains("schema version: 10 found, 10 known"))  // 10: app integrity (issue 34)
         #expect(after.output.contains("migrations pending: no"))
     }
 
@@ -170,17 +171,27 @@ struct DatabaseCommandTests {
             let accounts = try await AccountAdministration.open(configuration: sqlite.configuration)
             try await accounts.setCustomerID(email: "ada@example.com", key: "crm", value: "C-42")
             accounts.close()
+            // An attested App Attest key, asserted up to 3: copied with its counter.
+            let key = AttestedKey(
+                keyID: "a2V5", publicKey: [4] + [UInt8](repeating: 7, count: 64), counter: 0,
+                appID: "ABCDE12345.com.example.app", environment: .production, createdAt: Date())
+            let keys = try SQLiteStore(configuration: .init(path: sqlite.configuration.database.path))
+            #expect(try await keys.integrity.insertAttestedKey(key))
+            #expect(try await keys.integrity.advanceCounter(keyID: "a2V5", to: 3, now: Date()))
+            keys.close()
             let source = "sqlite:" + sqlite.configuration.database.path
             // The SQLite server still has the file open: the copy reads alongside it.
             let copied = try await Self.tokenvend(
                 ["db", "copy", "--from", source, "--to-file", urlFile.path], environment: [:], in: folder)
             #expect(copied.status == 0, "\(copied.error)")
             #expect(copied.output.contains("copied 2 user(s), 1 customer id(s) and 2 live session(s)"))
+            #expect(copied.output.contains("1 App Attest key(s)"))
             let twice = try await Self.tokenvend(
                 ["db", "copy", "--from", source, "--to-file", urlFile.path], environment: [:], in: folder)
             #expect(twice.status == 0)
             #expect(try schema.query("SELECT count(*) FROM users") == "2")
             #expect(try schema.query("SELECT count(*) FROM sessions") == "2")
+            #expect(try schema.query("SELECT key_id, counter, app_id FROM app_attest_keys") == "a2V5|3|\(key.appID)")
 
             // The same keys on PostgreSQL: Ada's refresh token, issued on SQLite, rotates there.
             var configuration = sqlite.configuration

@@ -1,19 +1,41 @@
-#if canImport(FoundationEssentials)
-    public import FoundationEssentials
-#else
-    public import Foundation
-#endif
+import CBOR
+import Cryptography
 
 /// Verifies Apple App Attest attestations and assertions as Apple's "Validating apps that connect to your
 /// server" specifies, with no round trip to Apple: pure functions of their inputs, the pinned root and `now`.
 ///
-/// PENDING (issue 34): the **apple** helper implements this type (CBOR, the x5c chain through OpenSSL, the nonce
-/// extension `1.2.840.113635.100.8.2`, authenticator data); the signatures below are the contract.
+/// Attestation (in Apple's order): `fmt` is `apple-appattest`; the `x5c` chain (leaf, intermediate) verifies to
+/// the pinned root at `now`; the leaf's extension `1.2.840.113635.100.8.2` holds `SHA256(authData ‖
+/// clientDataHash)`; `keyId` is the SHA-256 of the leaf's uncompressed P-256 point; the RP id hash is the SHA-256
+/// of one of ``appIDs``; the counter is 0; the AAGUID is production's (or development's, when allowed); the
+/// credential id is `keyId`. Assertion: ES256 (DER) over `nonce = SHA256(authenticatorData ‖ clientDataHash)`
+/// by the stored key (the ECDSA digest is `SHA256(nonce)`), the RP id hash of the key's app, a counter above the
+/// stored one.
+///
+/// ```swift
+/// let verifier = try AppAttestVerifier(appIDs: ["ABCDE12345.com.example.app"], allowDevelopment: false)
+/// let key = try verifier.verifyAttestation(keyID: keyID, attestation: bytes, clientDataHash: hash, now: .now)
+/// ```
 public struct AppAttestVerifier: Sendable {
     /// The accepted apps, `TEAMID.bundle.id` (`integrity.apple.appIds`).
     public let appIDs: [String]
     /// Whether the development AAGUID is accepted (`integrity.apple.allowDevelopment`).
     public let allowDevelopment: Bool
+    /// The trust anchor.
+    let root: X509Certificate
+    /// `(appID, SHA256(appID))` for each accepted app.
+    let rpIDHashes: [(appID: String, hash: [UInt8])]
+
+    /// The largest attestation object accepted, in bytes (real ones are about 5.5 KiB).
+    public static let maximumAttestationBytes = 16 * 1024
+    /// The largest assertion object accepted, in bytes (real ones are about 0.2 KiB).
+    public static let maximumAssertionBytes = 4 * 1024
+    /// The attestation format.
+    static let format = "apple-appattest"
+    /// The production AAGUID: `appattest` and seven zero bytes.
+    static let productionAAGUID = Array("appattest".utf8) + [UInt8](repeating: 0, count: 7)
+    /// The development AAGUID: `appattestdevelop`.
+    static let developmentAAGUID = Array("appattestdevelop".utf8)
 
     /// A verifier for `appIDs`.
     /// - Parameter rootCertificatePEM: the trust anchor's PEM (`integrity.apple.rootCertificateFile`, for tests);
@@ -23,36 +45,44 @@ public struct AppAttestVerifier: Sendable {
     public init(appIDs: [String], allowDevelopment: Bool, rootCertificatePEM: String? = nil)
         throws(IntegrityConfigurationError)
     {
+        guard !appIDs.isEmpty else {
+            throw IntegrityConfigurationError(path: "integrity.apple.appIds", reason: "at least one app id is needed")
+        }
+        for appID in appIDs where !Self.isAppID(appID) {
+            throw IntegrityConfigurationError(
+                path: "integrity.apple.appIds",
+                reason: "\"\(appID)\" is not TEAMID.bundle.id (a 10-character team id, a dot, a bundle id)")
+        }
+        do {
+            root = try X509Certificate(pem: rootCertificatePEM ?? AppleAppAttestationRoot.pem)
+        } catch {
+            throw IntegrityConfigurationError(
+                path: "integrity.apple.rootCertificateFile", reason: "not one PEM CERTIFICATE (\(error))")
+        }
+        var hashes: [(appID: String, hash: [UInt8])] = []
+        for appID in appIDs {
+            guard let hash = try? SHA256.hash(Array(appID.utf8)) else {
+                throw IntegrityConfigurationError(path: "integrity.apple.appIds", reason: "SHA-256 failed")
+            }
+            hashes.append((appID, hash))
+        }
         self.appIDs = appIDs
         self.allowDevelopment = allowDevelopment
+        rpIDHashes = hashes
     }
 
-    /// Verifies an attestation (`POST /integrity/apple/attest`).
-    /// - Parameters:
-    ///   - keyID: the key id as the app sent it (standard base64 of 32 bytes; anything else is `.malformed`).
-    ///   - attestation: the decoded CBOR attestation object (at most 16 KiB, else `.malformed`).
-    ///   - clientDataHash: `SHA256(challenge's UTF-8 bytes)`.
-    ///   - now: the moment the certificates must be valid at.
-    /// - Throws: `.malformed` for CBOR or a structure that does not parse; `.failed` with `format`,
-    ///   `certificate`, `expired`, `nonce`, `key_id`, `app_id`, `counter`, `aaguid` or `development`.
-    public func verifyAttestation(keyID: String, attestation: [UInt8], clientDataHash: [UInt8], now: Date)
-        throws(IntegrityError) -> VerifiedAttestation
-    {
-        throw .malformed("App Attest verification is not implemented yet")
-    }
-
-    /// Verifies an assertion (`POST /integrity/apple/assert`) by a stored key.
-    /// - Parameters:
-    ///   - assertion: the decoded CBOR `{signature, authenticatorData}` (at most 4 KiB, else `.malformed`).
-    ///   - clientDataHash: `SHA256(challenge's UTF-8 bytes)`.
-    ///   - publicKey: the stored key's uncompressed point.
-    ///   - appID: the stored key's app; the RP id hash must be its SHA-256.
-    ///   - storedCounter: the stored counter; the assertion's must be greater.
-    /// - Returns: the assertion's counter (the caller advances the stored one atomically with it).
-    /// - Throws: `.malformed`; `.failed` with `signature`, `app_id` or `counter`.
-    public func verifyAssertion(
-        _ assertion: [UInt8], clientDataHash: [UInt8], publicKey: [UInt8], appID: String, storedCounter: UInt32
-    ) throws(IntegrityError) -> UInt32 {
-        throw .malformed("App Attest verification is not implemented yet")
+    /// Whether `text` is `TEAMID.bundle.id`: 10 uppercase letters or digits, a dot, then a bundle id of letters,
+    /// digits, `-` and `.` (not starting or ending with a dot).
+    static func isAppID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count > 11, bytes.count <= 255, bytes[10] == UInt8(ascii: "."),
+            bytes[0..<10].allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) })
+        else { return false }
+        let bundle = bytes[11...]
+        guard bundle.first != UInt8(ascii: "."), bundle.last != UInt8(ascii: ".") else { return false }
+        return bundle.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
     }
 }

@@ -1,8 +1,6 @@
 /// The `integrity` section (issue 34): the exchange's platforms, the integrity token's lifetime, the per-route
 /// policy and debug tokens. Read by `IntegrityConfiguration(reader:...)` (this module reads its own section).
 ///
-/// PENDING (issue 34): the **service** helper writes the reader (`IntegrityConfiguration+ConfigReader.swift`) and
-/// the key table entries; the members below are the contract.
 public struct IntegrityConfiguration: Sendable, Equatable {
     /// The `integrity.apple` section.
     public struct Apple: Sendable, Equatable {
@@ -10,13 +8,19 @@ public struct IntegrityConfiguration: Sendable, Equatable {
         public var appIDs: [String]
         /// `allowDevelopment`: accept development-environment keys. Default: false.
         public var allowDevelopment: Bool
+        /// `rootCertificateFile`: a PEM file replacing Apple's built-in root (tests), or nil.
+        public var rootCertificateFile: String?
         /// The PEM read from `rootCertificateFile` (tests), or nil for Apple's built-in root.
         public var rootCertificatePEM: String?
 
         /// Creates the section.
-        public init(appIDs: [String], allowDevelopment: Bool = false, rootCertificatePEM: String? = nil) {
+        public init(
+            appIDs: [String], allowDevelopment: Bool = false, rootCertificateFile: String? = nil,
+            rootCertificatePEM: String? = nil
+        ) {
             self.appIDs = appIDs
             self.allowDevelopment = allowDevelopment
+            self.rootCertificateFile = rootCertificateFile
             self.rootCertificatePEM = rootCertificatePEM
         }
     }

@@ -1,5 +1,5 @@
 /// The `integrity.android` section, compiled: the Play Console's keys and what a verdict must say.
-public struct PlayIntegritySettings: Sendable, Equatable {
+public struct PlayIntegritySettings: Sendable, Equatable, CustomStringConvertible {
     /// The response-decryption key: 32 bytes (the Play Console shows it as base64; `decryptionKeyFile`).
     public var decryptionKey: [UInt8]
     /// The response-verification key: DER SubjectPublicKeyInfo of a P-256 key (the Play Console shows it as
@@ -29,4 +29,7 @@ public struct PlayIntegritySettings: Sendable, Equatable {
         self.certificateDigests = certificateDigests
         self.requiredDeviceVerdicts = requiredDeviceVerdicts
     }
+
+    /// The package names only: never key material, so a configuration can be logged whole.
+    public var description: String { "PlayIntegritySettings(packageNames: \(packageNames))" }
 }

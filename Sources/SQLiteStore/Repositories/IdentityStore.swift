@@ -96,38 +96,22 @@ public struct IdentityStore: IdentityStoring {
         }
     }
 
+    /// The server-issued nonces (`auth_nonces`).
+    var nonces: SingleUseHashes { SingleUseHashes(database: database, table: "auth_nonces") }
+
     public func issueNonce(
         hash: String, expiresAt: Date, maxPending: Int, now: Date
     ) async throws(StoreError) -> Bool {
-        // The single writer runs the count and the insert without another write between them.
-        try await database.write { (connection: Connection) throws(StoreError) in
-            try connection.execute(
-                """
-                INSERT INTO auth_nonces (hash, expires_at)
-                SELECT ?1, ?2 WHERE (SELECT count(*) FROM auth_nonces WHERE expires_at > ?3) < ?4
-                ON CONFLICT (hash) DO NOTHING
-                """,
-                [
-                    .text(hash), .integer(expiresAt.storeMilliseconds), .integer(now.storeMilliseconds),
-                    .integer(Int64(maxPending)),
-                ]) == 1
-        }
+        try await nonces.issue(hash: hash, expiresAt: expiresAt, maxPending: maxPending, now: now)
     }
 
     public func consumeNonce(hash: String, now: Date) async throws(StoreError) -> Bool {
-        try await database.write { (connection: Connection) throws(StoreError) in
-            try connection.execute(
-                "DELETE FROM auth_nonces WHERE hash = ? AND expires_at > ?",
-                [.text(hash), .integer(now.storeMilliseconds)]) == 1
-        }
+        try await nonces.consume(hash: hash, now: now)
     }
 
     @discardableResult
     public func pruneNonces(expiredBy now: Date) async throws(StoreError) -> Int {
-        try await database.write { (connection: Connection) throws(StoreError) in
-            try connection.execute(
-                "DELETE FROM auth_nonces WHERE expires_at <= ?", [.integer(now.storeMilliseconds)])
-        }
+        try await nonces.prune(expiredBy: now)
     }
 
     static func linkedUser(provider: String, subject: String, _ connection: Connection) throws(StoreError) -> User? {

@@ -13,10 +13,12 @@ extension SQLiteStore {
 
     /// Everything another store needs to take over this deployment (`tokenvend db copy`): every user, every
     /// stored customer id, every identity (with its sealed provider token and forwarding), the records of deleted
-    /// accounts, the sessions still usable at `now` (not revoked, neither expiry reached) and the
+    /// accounts, the attested App Attest keys, the sessions still usable at `now` (not revoked, neither expiry
+    /// reached) and the
     /// revoked sessions not yet purged (so a copy repeated after a logout revokes the session on the target too),
     /// read in one read transaction so they agree with each other. The transient tables are left out: browser
-    /// sign-in flows and codes, nonces, email codes and the outbox (pending revocations too: drain it first).
+    /// sign-in flows and codes, nonces, integrity challenges, email codes and the outbox (pending revocations too:
+    /// drain it first).
     /// - Throws: `.unavailable` when no reader can be opened.
     public func snapshot(now: Date = Date()) async throws(StoreError) -> StoreSnapshot {
         try await database.read { (connection: Connection) throws(StoreError) -> StoreSnapshot in
@@ -89,8 +91,10 @@ extension SQLiteStore {
             }
         }
         let deleted = version >= 9 ? try UserStore.deletedAccounts(connection) : []
+        // Version 10 added the App Attest keys.
+        let keys = version >= 10 ? try SQLiteIntegrityStore.attestedKeys(connection) : []
         return StoreSnapshot(
             users: users, customerIDs: customerIDs, sessions: sessions, revokedSessions: revoked,
-            identities: identities, deletedAccounts: deleted)
+            identities: identities, deletedAccounts: deleted, attestedKeys: keys)
     }
 }

@@ -16,6 +16,7 @@ public struct SQLiteStore: StoreBackend {
     package let identityStore: IdentityStore
     package let oauthStore: OAuthFlowStore
     package let emailStore: EmailStore
+    package let integrityStore: SQLiteIntegrityStore
 
     /// Opens (creating and migrating when new) the database of `configuration`.
     /// - Throws: as `Database.init(configuration:)`.
@@ -31,6 +32,7 @@ public struct SQLiteStore: StoreBackend {
         identityStore = IdentityStore(database: database)
         oauthStore = OAuthFlowStore(database: database)
         emailStore = EmailStore(database: database)
+        integrityStore = SQLiteIntegrityStore(database: database)
     }
 
     public var users: any UserStoring { userStore }
@@ -38,6 +40,7 @@ public struct SQLiteStore: StoreBackend {
     public var identities: any IdentityStoring { identityStore }
     public var oauth: any OAuthFlowStoring { oauthStore }
     public var email: any EmailStoring { emailStore }
+    public var integrity: any IntegrityStoring { integrityStore }
     /// Nil: one instance keeps its rate-limit counters in memory.
     public var rateLimits: (any RateLimitCounters)? { nil }
     public var isShared: Bool { false }

@@ -1,7 +1,8 @@
 /// Everything a store holds that another store needs to take over a deployment (`tokenvend db copy`): users,
 /// their stored customer ids and identities (with their sealed provider tokens), the sessions that can still be
-/// used, the revoked ones not yet purged, and the records of deleted accounts. Read in one transaction by `SQLiteStore.snapshot()`. (The used ID tokens are not copied: they only
-/// guard against replays for the few minutes a token lives.)
+/// used, the revoked ones not yet purged, the records of deleted accounts, and the attested App Attest keys with
+/// their counters. Read in one transaction by `SQLiteStore.snapshot()`. (The used ID tokens and the integrity
+/// challenges are not copied: they only guard against replays for the few minutes they live.)
 public struct StoreSnapshot: Sendable, Equatable {
     /// Every user.
     public var users: [User]
@@ -16,11 +17,13 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var identities: [Identity]
     /// The records of deleted accounts (`deleted_accounts`, schema 9).
     public var deletedAccounts: [DeletedAccount]
+    /// The attested App Attest keys (`app_attest_keys`, schema 10), with their counters.
+    public var attestedKeys: [AttestedKey]
 
     /// Creates a snapshot.
     public init(
         users: [User], customerIDs: [StoredCustomerID], sessions: [Session], revokedSessions: [Session] = [],
-        identities: [Identity] = [], deletedAccounts: [DeletedAccount] = []
+        identities: [Identity] = [], deletedAccounts: [DeletedAccount] = [], attestedKeys: [AttestedKey] = []
     ) {
         self.users = users
         self.customerIDs = customerIDs
@@ -28,6 +31,7 @@ public struct StoreSnapshot: Sendable, Equatable {
         self.revokedSessions = revokedSessions
         self.identities = identities
         self.deletedAccounts = deletedAccounts
+        self.attestedKeys = attestedKeys
     }
 }
 

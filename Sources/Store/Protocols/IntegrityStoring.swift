@@ -39,6 +39,10 @@ public protocol IntegrityStoring: Sendable {
     /// - Throws: `.unavailable`.
     func attestedKey(id: String) async throws(StoreError) -> AttestedKey?
 
+    /// Every stored key, oldest first (ties by id): `tokenvend integrity keys list`.
+    /// - Throws: `.unavailable`.
+    func attestedKeys() async throws(StoreError) -> [AttestedKey]
+
     /// Advances a key's counter to `counter` and sets `lastAssertedAt` to `now`, only when the stored counter is
     /// lower, in one conditional statement: of two assertions with the same counter (a replay) or arriving out
     /// of order, on one instance or several, at most one advances it.

@@ -1,3 +1,4 @@
+public import AppIntegrity
 public import HTTPServer
 public import PostgresStore
 public import SQLiteStore
@@ -54,6 +55,9 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     public var publicURL: String? = nil
     /// Log level and format (`log.*`).
     public var log: Log = Log()
+    /// App integrity (`integrity.*`): App Attest, Play Integrity, App Check, the per-route policy and debug tokens,
+    /// read by the AppIntegrity module from its own section. Default: every route `off`, no platform.
+    public var integrity = IntegrityConfiguration()
 
     /// The built-in defaults: every section at its documented default.
     public init() {}

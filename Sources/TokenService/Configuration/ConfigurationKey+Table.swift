@@ -1,3 +1,4 @@
+import AppIntegrity
 import IdentityProviders
 import Logging
 
@@ -6,6 +7,7 @@ extension ConfigurationKey {
     static var all: [ConfigurationKey] {
         let day = 86_400
         let keyList = #"[{"kid":"k1","secret":"..."}]"#
+        let integrityModes = IntegrityMode.allCases.map(\.rawValue)
         return [
             .init("server.host", .string),
             .init("server.port", .integer(0...65_535)),
@@ -103,6 +105,31 @@ extension ConfigurationKey {
             .init("email.sendsPerAddressPerMinute", .integer(1...1_000)),
             .init("email.sendsPerAddressPerHour", .integer(1...100_000)),
             .init("email.signInCodes", .boolean),
+            .init("integrity.tokenLifetimeSeconds", .integer(60...day)),
+            .init("integrity.maxPendingChallenges", .integer(1...1_000_000)),
+            .init("integrity.routes.register", .choice(integrityModes)),
+            .init("integrity.routes.login", .choice(integrityModes)),
+            .init("integrity.routes.idtoken", .choice(integrityModes)),
+            .init("integrity.routes.refresh", .choice(integrityModes)),
+            .init("integrity.routes.vend", .choice(integrityModes)),
+            .init("integrity.routes.stream", .choice(integrityModes)),
+            .init("integrity.routes.moss", .choice(integrityModes)),
+            .init("integrity.apple.appIds", .nameList),
+            .init("integrity.apple.allowDevelopment", .boolean),
+            .init("integrity.apple.rootCertificateFile", .optionalString),
+            .init("integrity.android.decryptionKey", .secret),
+            .init("integrity.android.decryptionKeyFile", .secretFile),
+            .init("integrity.android.verificationKey", .secret),
+            .init("integrity.android.verificationKeyFile", .secretFile),
+            .init("integrity.android.packageNames", .nameList),
+            .init("integrity.android.appRecognitionVerdicts", .nameList),
+            .init("integrity.android.certificateDigests", .nameList),
+            .init("integrity.android.requiredDeviceVerdicts", .nameList),
+            .init("integrity.firebase.projectNumber", .optionalString),
+            .init("integrity.firebase.appIds", .nameList),
+            .init("integrity.firebase.jwksURL", .url),
+            .init("integrity.debugTokens", .nameList),
+            .init("integrity.allowDebugTokens", .boolean),
             .init("log.level", .choice(Logger.Level.allCases.map(\.rawValue))),
             .init("log.format", .choice(TokenServiceConfiguration.Log.Format.allCases.map(\.rawValue))),
             .init("log.healthChecks", .boolean),

@@ -166,7 +166,8 @@ struct ConfigurationValueCheck: JSONValueCheck {
     }
 
     func url(_ value: JSONValue) throws(ConfigurationError) -> URL {
-        // The only URL key is moss.authURL, which receives the project key: plain http only to loopback.
+        // moss.authURL receives the project key and integrity.firebase.jwksURL the keys that decide trust: plain
+        // http only to loopback.
         let text = try string(value)
         guard OutboundURL.accepts(text), let url = URL(string: text) else {
             throw fail("expected an https URL (http only to localhost), got \(value.summary)")

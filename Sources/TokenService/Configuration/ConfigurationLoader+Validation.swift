@@ -18,6 +18,7 @@ extension ConfigurationLoader {
         configuration.stream.vendor = try compileStream(configuration.stream)
         configuration.identity.tokenEncryptionKey = try tokenEncryptionKey(configuration.identity)
         try checkKeyReuse(configuration)
+        try validateIntegrity(&configuration)
         if configuration.identity.hasBrowserProviders, configuration.publicURL == nil {
             let name = configuration.identity.providers.first { $0.browser != nil }?.name ?? ""
             throw .invalidValue(

@@ -1,3 +1,4 @@
+import AppIntegrity
 package import Configuration
 import HTTPServer
 import Logging
@@ -43,6 +44,11 @@ extension TokenServiceConfiguration {
         stream = Stream(reader: reader.scoped(to: "stream"))
         identity = Identity(reader: reader.scoped(to: "identity"))
         email = Email(reader: reader.scoped(to: "email"))
+        do {
+            integrity = try IntegrityConfiguration(reader: reader.scoped(to: "integrity"))
+        } catch {
+            throw .invalidValue(key: error.path, source: "configuration", reason: error.reason)
+        }
         publicURL = reader.optionalString(forKey: "server.publicURL")
         log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
         log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format

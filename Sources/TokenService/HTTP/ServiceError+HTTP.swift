@@ -8,7 +8,8 @@ extension ServiceError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
         case .invalidRequest, .weakPassword, .invalidCode: .badRequest
-        case .invalidCredentials, .invalidToken, .invalidGrant, .invalidIDToken, .reauthenticationRequired:
+        case .invalidCredentials, .invalidToken, .invalidGrant, .invalidIDToken, .reauthenticationRequired,
+            .integrityRequired, .integrityInvalid:
             .unauthorized
         case .insufficientScope, .csrfFailed, .registrationClosed: .forbidden
         case .notFound: .notFound
@@ -40,6 +41,9 @@ extension ServiceError: HTTPResponseError {
                 name: "WWW-Authenticate",
                 value: #"Bearer realm="tokenvend", error="insufficient_user_authentication", max_age="#
                     + String(maxAge))
+        case .integrityRequired, .integrityInvalid:
+            // Not `Bearer`: the access token (if any) is fine, so a client must not refresh or sign out.
+            fields.add(name: "WWW-Authenticate", value: #"AppIntegrity realm="tokenvend""#)
         case .tooManyRequests(let seconds), .unavailable(_, let seconds):
             fields.add(name: "Retry-After", value: String(seconds))
         default:

@@ -37,6 +37,8 @@ public struct ServiceMetrics: Sendable {
     public let apple: AppleMetrics
     /// `tokenvend_account_deletions_total{method}`: accounts deleted, by how (every method exposed from start-up).
     public let accountDeletions: LabelledCounter<AccountDeletionMethod>
+    /// `tokenvend_integrity_checks_total{route,result,reason}` and `tokenvend_integrity_tokens_issued_total{platform}`.
+    public let integrity: IntegrityMetrics
     private let samplers: Samplers
 
     /// Creates the metrics in `registry`. Default: a new registry of their own.
@@ -62,6 +64,7 @@ public struct ServiceMetrics: Sendable {
         oauthSignIns = OAuthSignInCounter(registry: registry)
         email = EmailMetrics(registry: registry)
         apple = AppleMetrics(registry: registry)
+        integrity = IntegrityMetrics(registry: registry)
         accountDeletions = LabelledCounter(
             registry: registry, name: "tokenvend_account_deletions_total", help: "Accounts deleted, by method.",
             label: "method")

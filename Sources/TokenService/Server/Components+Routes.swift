@@ -1,3 +1,4 @@
+import AppIntegrity
 import AuthAPI
 import FoundationEssentials
 import HTTPServer
@@ -43,11 +44,19 @@ extension Components {
         }
         router.get("/.well-known/jwks.json") { request, _ in discovery.jwks(request) }
         router.get("/.well-known/openid-configuration") { request, _ in discovery.openID(request) }
-        router.post("/auth/register") { request, context async throws in try await auth.register(request, context) }
-        router.post("/auth/login") { request, context async throws in try await auth.login(request, context) }
+        let integrity = self.integrity
+        router.post("/auth/register") { request, context async throws in
+            try await integrity.check(.register, request, context)
+            return try await auth.register(request, context)
+        }
+        router.post("/auth/login") { request, context async throws in
+            try await integrity.check(.login, request, context)
+            return try await auth.login(request, context)
+        }
         router.post("/auth/nonce") { request, context async throws in try await auth.issueNonce(request, context) }
         router.post("/auth/idtoken") { request, context async throws in
-            try await auth.signInWithIDToken(request, context)
+            try await integrity.check(.idtoken, request, context)
+            return try await auth.signInWithIDToken(request, context)
         }
         let appleNotifications = self.appleNotifications
         router.post("/auth/apple/notifications") { request, context async throws in
@@ -60,9 +69,13 @@ extension Components {
             try await auth.finishOAuth(request, context)
         }
         router.post("/auth/token") { request, context async throws in
-            try await auth.exchangeAuthorizationCode(request, context)
+            try await integrity.check(.idtoken, request, context)
+            return try await auth.exchangeAuthorizationCode(request, context)
         }
-        router.post("/auth/refresh") { request, context async throws in try await auth.refresh(request, context) }
+        router.post("/auth/refresh") { request, context async throws in
+            try await integrity.check(.refresh, request, context)
+            return try await auth.refresh(request, context)
+        }
         router.post("/auth/logout") { request, context async throws in try await auth.logout(request, context) }
         router.on(.get, "/auth/me", .syncOrAsync { request, context in try auth.me(request, context) })
         router.get("/auth/sessions") { request, context async throws in
@@ -81,7 +94,8 @@ extension Components {
             try await email.requestPasswordReset(request, context)
         }
         router.post("/auth/password/reset/confirm") { request, context async throws in
-            try await email.confirmPasswordReset(request, context)
+            try await integrity.check(.login, request, context)
+            return try await email.confirmPasswordReset(request, context)
         }
         router.post("/auth/password/change") { request, context async throws in
             try await email.changePassword(request, context)
@@ -90,7 +104,8 @@ extension Components {
             try await email.requestSignInCode(request, context)
         }
         router.post("/auth/email/code/confirm") { request, context async throws in
-            try await email.confirmSignInCode(request, context)
+            try await integrity.check(.login, request, context)
+            return try await email.confirmSignInCode(request, context)
         }
         router.post("/auth/email/change") { request, context async throws in
             try await email.requestEmailChange(request, context)
@@ -114,10 +129,42 @@ extension Components {
         router.post("/account/delete/confirm") { request, context async throws in
             try await accounts.postDeletionConfirmPage(request, context)
         }
-        router.on(.get, "/moss-token", .syncOrAsync { request, context in try vending.mossToken(request, context) })
+        let exchange = integrityEndpoints
+        router.post("/integrity/challenge") { request, context async throws in
+            try await exchange.challenge(request, context)
+        }
+        router.post("/integrity/apple/attest") { request, context async throws in
+            try await exchange.attest(request, context)
+        }
+        router.post("/integrity/apple/assert") { request, context async throws in
+            try await exchange.assert(request, context)
+        }
+        router.post("/integrity/android") { request, context async throws in
+            try await exchange.android(request, context)
+        }
+        // The vend routes stay inline: the integrity check is synchronous unless an App Check token waits for keys.
         router.on(
-            .post, "/stream-token", .syncOrAsync { request, context in try vending.streamToken(request, context) })
-        router.on(.post, "/vend/:vendor", .syncOrAsync { request, context in try vending.vend(request, context) })
+            .get, "/moss-token",
+            .syncOrAsync { request, context in
+                try integrity.guarding(.moss, mode: integrity.mode(.moss), request, context) {
+                    try vending.mossToken(request, context)
+                }
+            })
+        router.on(
+            .post, "/stream-token",
+            .syncOrAsync { request, context in
+                try integrity.guarding(.stream, mode: integrity.mode(.stream), request, context) {
+                    try vending.streamToken(request, context)
+                }
+            })
+        router.on(
+            .post, "/vend/:vendor",
+            .syncOrAsync { request, context in
+                let mode = integrity.vendMode(request.parameters["vendor"])
+                return try integrity.guarding(.vend, mode: mode, request, context) {
+                    try vending.vend(request, context)
+                }
+            })
     }
 
     static let healthy = Array(#"{"status":"ok"}"#.utf8)

@@ -29,6 +29,10 @@ struct Components: Sendable {
     let discovery: KeyDiscovery
     /// `log.healthChecks`: whether a successful probe gets an access line.
     let logsHealthChecks: Bool
+    /// The per-route app-integrity policy (issue 34).
+    let integrity: IntegrityGate
+    /// `/integrity/*`.
+    let integrityEndpoints: IntegrityEndpoints
 
     init(
         configuration: TokenServiceConfiguration, backend: any StoreBackend, metrics: ServiceMetrics, logger: Logger,
@@ -123,6 +127,9 @@ struct Components: Sendable {
             metrics: metrics, now: now)
         self.metrics = metrics
         logsHealthChecks = configuration.log.healthChecks
+        (integrity, integrityEndpoints) = try Self.integrity(
+            configuration, keys: accessKeys, store: backend.integrity, providerKeys: keys, auth: auth,
+            metrics: metrics, logger: logger, now: now)
     }
 
     /// A limiter shared through the store's counters when it has them (PostgreSQL: every instance counts), else

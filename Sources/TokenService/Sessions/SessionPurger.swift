@@ -8,7 +8,8 @@ import Synchronization
 /// rate-limit counters whose windows have ended (when the store has them), forgets the used ID tokens
 /// (`POST /auth/idtoken`'s replay guard) and the server-issued nonces (`POST /auth/nonce`) that have expired
 /// (when given the identity store), and deletes the
-/// expired browser sign-in flows and the one-time codes past their retention (when given the flow store).
+/// expired browser sign-in flows and the one-time codes past their retention (when given the flow store) and the
+/// expired integrity challenges (`POST /integrity/challenge`, when given the integrity store).
 ///
 /// Every `interval` (default 10 min; the first run 1 min after start) it deletes sessions that were revoked,
 /// or whose refresh token expired, more than `retention` ago (default 2 days), at most `batchSize` rows
@@ -48,6 +49,7 @@ final class SessionPurger: @unchecked Sendable {
     private let identities: (any IdentityStoring)?
     private let oauth: (any OAuthFlowStoring)?
     private let email: (any EmailStoring)?
+    private let integrity: (any IntegrityStoring)?
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let queue = DispatchQueue(label: "tokenvend.sessions.purge")
@@ -64,14 +66,15 @@ final class SessionPurger: @unchecked Sendable {
     init(
         sessions: any SessionStoring, rateLimits: (any RateLimitCounters)? = nil,
         identities: (any IdentityStoring)? = nil, oauth: (any OAuthFlowStoring)? = nil,
-        email: (any EmailStoring)? = nil, configuration: Configuration = Configuration(), logger: Logger,
-        now: @escaping @Sendable () -> Date
+        email: (any EmailStoring)? = nil, integrity: (any IntegrityStoring)? = nil,
+        configuration: Configuration = Configuration(), logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.sessions = sessions
         self.rateLimits = rateLimits
         self.identities = identities
         self.oauth = oauth
         self.email = email
+        self.integrity = integrity
         self.configuration = configuration
         self.logger = logger
         self.now = now
@@ -130,7 +133,7 @@ final class SessionPurger: @unchecked Sendable {
     }
 
     /// Batches until a short one, a failure, or `stop()`; then prunes the counters, the used ID tokens, the
-    /// expired nonces and the browser sign-in flows and codes.
+    /// expired nonces and integrity challenges, and the browser sign-in flows and codes.
     private func run() async -> Int {
         let retention = configuration.retention.components.seconds
         let cutoff = now().addingTimeInterval(-Double(retention))
@@ -151,6 +154,7 @@ final class SessionPurger: @unchecked Sendable {
         await pruneTokenUses()
         await pruneFlows()
         await pruneEmail()
+        await pruneChallenges()
         state.withLock { $0.running = nil }
         if total > 0 { logger.info("purged ended sessions", metadata: ["sessions.deleted": "\(total)"]) }
         return total
@@ -211,6 +215,20 @@ final class SessionPurger: @unchecked Sendable {
             }
         } catch {
             logger.warning("email prune failed; retrying at the next run", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// An integrity challenge (`POST /integrity/challenge`) is useless once expired.
+    private func pruneChallenges() async {
+        guard let integrity, !isStopped else { return }
+        do {
+            let pruned = try await integrity.pruneChallenges(expiredBy: now())
+            if pruned > 0 {
+                logger.debug("pruned expired integrity challenges", metadata: ["challenges.deleted": "\(pruned)"])
+            }
+        } catch {
+            logger.warning(
+                "integrity challenge prune failed; retrying at the next run", metadata: ["error": "\(error)"])
         }
     }
 

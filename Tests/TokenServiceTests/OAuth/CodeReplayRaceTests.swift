@@ -39,6 +39,7 @@ import TokenServiceTesting
         var identities: any IdentityStoring { inner.identityStore }
         var oauth: any OAuthFlowStoring { ReplayBeforeAttach(inner: inner.oauthStore) }
         var email: any EmailStoring { inner.emailStore }
+        var integrity: any IntegrityStoring { inner.integrityStore }
         var rateLimits: (any RateLimitCounters)? { nil }
         var isShared: Bool { false }
         var displayName: String { "replay-before-attach" }

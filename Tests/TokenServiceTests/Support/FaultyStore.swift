@@ -39,6 +39,8 @@ struct FaultyStore: StoreBackend {
     var oauth: any OAuthFlowStoring { inner.oauthStore }
     /// Without faults: the email store of `inner`.
     var email: any EmailStoring { inner.emailStore }
+    /// Without faults: the integrity store of `inner`.
+    var integrity: any IntegrityStoring { inner.integrityStore }
     var rateLimits: (any RateLimitCounters)? { counters }
     var isShared: Bool { counters != nil }
     var displayName: String { "faulty:" + inner.displayName }
