@@ -8,8 +8,9 @@ Prints `PORT <n>` on stdout once listening; exits when its parent process ends (
 no test run).
 
 Endpoints (JSON in and out):
-- `GET /keys` -> `{"decryptionKey", "verificationKey"}`: standard base64, as the Play Console shows them: the raw
-  32-byte AES response-decryption key and the DER SubjectPublicKeyInfo of the P-256 response-verification key.
+- `GET /keys` -> `{"decryptionKey", "verificationKey", "certificateDigest"}`: standard base64, as the Play Console
+  shows them: the raw 32-byte AES response-decryption key and the DER SubjectPublicKeyInfo of the P-256
+  response-verification key; and the default verdict's certificate digest (base64url, as verdicts carry it).
 - `POST /token {"nonce", "packageName", "payload"?, "wrongKey"?}` -> `{"token"}`: a classic integrity token, a JWS
   `ES256` inside a JWE `A256KW` + `A256GCM`. The verdict is a valid default for that nonce and package
   (`timestampMillis` now, as a string; `PLAY_RECOGNIZED`; `MEETS_DEVICE_INTEGRITY`; the default certificate
@@ -83,7 +84,8 @@ class FakePlayIntegrity:
     def keys(self):
         spki = self.signing.public_key.public_bytes(
             serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
-        return {"decryptionKey": b64(self.decryption), "verificationKey": b64(spki)}
+        return {"decryptionKey": b64(self.decryption), "verificationKey": b64(spki),
+                "certificateDigest": DEFAULT_CERTIFICATE_DIGEST}
 
     def token(self, nonce, package_name, payload=None, wrong_key=None):
         verdict = {
