@@ -25,17 +25,15 @@ Started by Tests/AppIntegrityTesting/FakePlayIntegrity.swift. scripts/ensure-pyt
 and cryptography.
 """
 
-import argparse
 import base64
 import copy
 import hashlib
 import json
-import os
 import secrets
 import sys
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import loopback_fake
 
 try:
     from cryptography.hazmat.primitives import serialization
@@ -46,7 +44,6 @@ except ImportError:
           file=sys.stderr)
     sys.exit(3)
 
-MAX_BODY = 65536
 APP_CHECK_KID = "fake-app-check-1"
 # The SHA-256 of a made-up signing certificate, as verdicts carry it (base64url, no padding).
 DEFAULT_CERTIFICATE_DIGEST = base64.urlsafe_b64encode(hashlib.sha256(b"fake signing certificate").digest()) \
@@ -118,69 +115,24 @@ class FakePlayIntegrity:
         return jwt.encode({"alg": "RS256", "kid": APP_CHECK_KID, "typ": "JWT"}, claims, key, algorithms=["RS256"])
 
 
-def make_handler(fake):
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *arguments):
-            pass
+def routes(fake):
+    """The fake's `GET` and `POST` routes for loopback_fake.json_handler."""
 
-        def answer(self, status, body):
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    def token(body):
+        wrong_key = body.get("wrongKey")
+        if wrong_key not in (None, "decryption", "signature"):
+            raise ValueError(f"unknown wrongKey {wrong_key}")
+        return {"token": fake.token(body["nonce"], body["packageName"], body.get("payload"), wrong_key)}
 
-        def do_GET(self):
-            if self.path == "/keys":
-                self.answer(200, fake.keys())
-            elif self.path == "/appcheck/jwks":
-                self.answer(200, fake.jwks())
-            else:
-                self.answer(404, {"error": "not_found"})
+    def sign(body):
+        return {"token": fake.app_check_token(body["claims"], bool(body.get("forged")))}
 
-        def do_POST(self):
-            try:
-                length = int(self.headers.get("Content-Length", "0"))
-                if length > MAX_BODY:
-                    raise ValueError("body too large")
-                body = json.loads(self.rfile.read(length) or b"{}")
-                if self.path == "/token":
-                    wrong_key = body.get("wrongKey")
-                    if wrong_key not in (None, "decryption", "signature"):
-                        raise ValueError(f"unknown wrongKey {wrong_key}")
-                    token = fake.token(body["nonce"], body["packageName"], body.get("payload"), wrong_key)
-                    self.answer(200, {"token": token})
-                elif self.path == "/appcheck/sign":
-                    self.answer(200, {"token": fake.app_check_token(body["claims"], bool(body.get("forged")))})
-                else:
-                    self.answer(404, {"error": "not_found"})
-            except (KeyError, ValueError, TypeError) as error:
-                self.answer(400, {"error": str(error)})
-
-    return Handler
-
-
-def exit_with_parent(parent):
-    """Ends the process once the parent that started it is gone (it is then re-parented)."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
+    return {"/keys": fake.keys, "/appcheck/jwks": fake.jwks}, {"/token": token, "/appcheck/sign": sign}
 
 
 def main():
-    parser = argparse.ArgumentParser(description="fake Play Integrity and Firebase App Check for tests")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0)
-    arguments = parser.parse_args()
-    server = ThreadingHTTPServer((arguments.host, arguments.port), make_handler(FakePlayIntegrity()))
-    server.daemon_threads = True
-    threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    print(f"PORT {server.server_address[1]}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    arguments = loopback_fake.argument_parser("fake Play Integrity and Firebase App Check for tests").parse_args()
+    loopback_fake.serve(loopback_fake.json_handler(*routes(FakePlayIntegrity())), arguments)
 
 
 if __name__ == "__main__":
