@@ -2,7 +2,9 @@
 # Installs the Python packages the Swift tests start as child processes, only when missing: aiosmtpd for the SMTP
 # sink (scripts/smtp_sink.py, started by Tests/MailTesting/SMTPSink.swift), PyJWT and cryptography for the fake
 # Sign in with Apple (scripts/fake_apple.py, started by Tests/IdentityProvidersTesting/FakeApple.swift), cbor2 for
-# the fake App Attest (scripts/fake_app_attest.py, started by Tests/AppIntegrityTesting/FakeAppAttest.swift). With
+# the fake App Attest (scripts/fake_app_attest.py, started by Tests/AppIntegrityTesting/FakeAppAttest.swift), joserfc
+# for the fake Play Integrity and App Check (scripts/fake_play_integrity.py, Tests/AppIntegrityTesting/
+# FakePlayIntegrity.swift). With
 # `--checks`, also every package of the checks `make test` runs afterwards, two at a time (schemathesis, joserfc,
 # pyattest, the vendor SDKs, Selenium, Authlib and Flask), in one pip call first, so that the concurrent checks never
 # run pip at the same time (each script still installs what it misses when run alone). Safe to run repeatedly; `make test`
@@ -22,6 +24,11 @@ fi
 if ! python3 -c 'import cbor2' 2>/dev/null; then
     echo "installing cbor2 (pip install cbor2)" >&2
     python3 -m pip install --quiet --disable-pip-version-check cbor2 >&2
+fi
+
+if ! python3 -c 'import joserfc' 2>/dev/null; then
+    echo "installing joserfc (pip install joserfc)" >&2
+    python3 -m pip install --quiet --disable-pip-version-check joserfc >&2
 fi
 
 if [ "${1:-}" = "--checks" ]; then

@@ -29,17 +29,15 @@ from it and has PyPI pyattest verify its attestation. scripts/ensure-python-pack
 cbor2.
 """
 
-import argparse
 import base64
 import datetime
 import hashlib
 import json
-import os
 import secrets
 import sys
 import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import loopback_fake
 
 try:
     import cbor2
@@ -55,7 +53,6 @@ NONCE_OID = x509.ObjectIdentifier("1.2.840.113635.100.8.2")
 PRODUCTION_AAGUID = b"appattest" + b"\x00" * 7
 DEVELOPMENT_AAGUID = b"appattestdevelop"
 TAMPERS = {"nonce", "key_id", "counter", "aaguid", "fmt", "other_root", "expired"}
-MAX_BODY = 65536
 
 
 def name(common_name):
@@ -195,51 +192,25 @@ def b64(data):
     return base64.b64encode(data).decode()
 
 
-def make_handler(fake):
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *arguments):
-            pass
+def routes(fake):
+    """The fake's `GET` and `POST` routes for loopback_fake.json_handler."""
 
-        def answer(self, status, body):
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    def key(body):
+        handle, key_id = fake.new_key()
+        return {"keyId": b64(key_id), "handle": handle}
 
-        def do_GET(self):
-            if self.path == "/root":
-                self.answer(200, {"pem": fake.root_pem()})
-            else:
-                self.answer(404, {"error": "not_found"})
+    def attest(body):
+        key_id, attestation, handle = fake.attest(
+            body["appId"], base64.b64decode(body["clientDataHash"], validate=True), body.get("handle"),
+            bool(body.get("development", False)), body.get("tamper"))
+        return {"keyId": b64(key_id), "attestation": b64(attestation), "handle": handle}
 
-        def do_POST(self):
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > MAX_BODY:
-                self.answer(413, {"error": "too large"})
-                return
-            try:
-                body = json.loads(self.rfile.read(length) or b"{}")
-                if self.path == "/key":
-                    handle, key_id = fake.new_key()
-                    self.answer(200, {"keyId": b64(key_id), "handle": handle})
-                elif self.path == "/attest":
-                    key_id, attestation, handle = fake.attest(
-                        body["appId"], base64.b64decode(body["clientDataHash"], validate=True), body.get("handle"),
-                        bool(body.get("development", False)), body.get("tamper"))
-                    self.answer(200, {"keyId": b64(key_id), "attestation": b64(attestation), "handle": handle})
-                elif self.path == "/assert":
-                    assertion = fake.assertion(body["handle"], body["appId"],
-                                               base64.b64decode(body["clientDataHash"], validate=True),
-                                               int(body["counter"]))
-                    self.answer(200, {"assertion": b64(assertion)})
-                else:
-                    self.answer(404, {"error": "not_found"})
-            except (KeyError, ValueError, TypeError) as error:
-                self.answer(400, {"error": str(error)})
+    def assertion(body):
+        signed = fake.assertion(body["handle"], body["appId"], base64.b64decode(body["clientDataHash"], validate=True),
+                                int(body["counter"]))
+        return {"assertion": b64(signed)}
 
-    return Handler
+    return {"/root": lambda: {"pem": fake.root_pem()}}, {"/key": key, "/attest": attest, "/assert": assertion}
 
 
 def print_chain(fake):
@@ -259,31 +230,15 @@ def print_chain(fake):
     }), flush=True)
 
 
-def exit_with_parent(parent):
-    """Ends the process once the parent that started it is gone (it is then re-parented)."""
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
 def main():
-    parser = argparse.ArgumentParser(description="fake Apple App Attest for tests")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0)
+    parser = loopback_fake.argument_parser("fake Apple App Attest for tests")
     parser.add_argument("--print-chain", action="store_true",
                         help="print one chain as JSON and exit (Tests/CryptographyTests/X509CertificateTests)")
     arguments = parser.parse_args()
     if arguments.print_chain:
         print_chain(FakeAppAttest())
         return
-    server = ThreadingHTTPServer((arguments.host, arguments.port), make_handler(FakeAppAttest()))
-    server.daemon_threads = True
-    threading.Thread(target=exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    print(f"PORT {server.server_address[1]}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    loopback_fake.serve(loopback_fake.json_handler(*routes(FakeAppAttest())), arguments)
 
 
 if __name__ == "__main__":

@@ -83,9 +83,24 @@ public struct AES256GCM: Sendable {
     ///   altered, was sealed under another key, or `associatedData` differs; `.cryptoFailure` when OpenSSL fails.
     public func open(_ sealed: [UInt8], associatedData: [UInt8] = []) throws(CryptographyError) -> [UInt8] {
         guard sealed.count >= Self.nonceByteCount + Self.tagByteCount else { throw .authenticationFailed }
-        let nonce = Array(sealed[0..<Self.nonceByteCount])
-        let ciphertext = Array(sealed[Self.nonceByteCount..<(sealed.count - Self.tagByteCount)])
-        var tag = Array(sealed[(sealed.count - Self.tagByteCount)...])
+        return try open(
+            ciphertext: Array(sealed[Self.nonceByteCount..<(sealed.count - Self.tagByteCount)]),
+            nonce: Array(sealed[0..<Self.nonceByteCount]),
+            tag: Array(sealed[(sealed.count - Self.tagByteCount)...]),
+            associatedData: associatedData)
+    }
+
+    /// Checks the tag and decrypts a message whose parts travel apart, as in a JWE (`A256GCM`, RFC 7518 §5.3:
+    /// the initialization vector, the ciphertext and the authentication tag are separate segments).
+    /// - Returns: the plaintext.
+    /// - Throws: `CryptographyError.authenticationFailed` when `nonce` is not 12 bytes, `tag` not 16, or the
+    ///   message was altered, sealed under another key, or `associatedData` differs; `.cryptoFailure` when
+    ///   OpenSSL fails.
+    public func open(
+        ciphertext: [UInt8], nonce: [UInt8], tag: [UInt8], associatedData: [UInt8] = []
+    ) throws(CryptographyError) -> [UInt8] {
+        guard nonce.count == Self.nonceByteCount, tag.count == Self.tagByteCount else { throw .authenticationFailed }
+        var tag = tag
         let context = try CipherContext()
         var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 1)
         var opened = false
