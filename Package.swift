@@ -265,7 +265,7 @@ let package = Package(
             name: "TokenClientEndToEndTests",
             dependencies: [
                 "TokenClient", "TokenClientCore", "AuthAPI", "TokenService", "TokenServiceTesting",
-                "TokenClientTesting", "HTTPServerTesting", "MailTesting",
+                "TokenClientTesting", "HTTPServerTesting", "MailTesting", "AppIntegrityTesting",
             ],
             swiftSettings: swiftSettings
         ),
