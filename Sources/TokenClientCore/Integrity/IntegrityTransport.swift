@@ -56,11 +56,12 @@ struct IntegrityTransport: HTTPTransport {
     }
 
     /// True for the server's integrity refusal: 401 `integrity_required` / `integrity_invalid` with an
-    /// `AppIntegrity` challenge.
-    static func isIntegrityRejection(_ response: TransportResponse, _ data: Data) -> Bool {
+    /// `AppIntegrity` challenge (`data` `nil`: the challenge alone, which the server sends only with those two).
+    static func isIntegrityRejection(_ response: TransportResponse, _ data: Data?) -> Bool {
         guard response.statusCode == 401,
             BearerChallenge.hasScheme("AppIntegrity", response.value(forHTTPHeaderField: HeaderName.wwwAuthenticate))
         else { return false }
+        guard let data else { return true }
         let code = WireCoding.errorBody(data)?.error
         return code == .integrityRequired || code == .integrityInvalid
     }

@@ -32,6 +32,8 @@ public actor AuthSession: AuthenticatedTransport {
     /// The API root, e.g. `https://api.example.com/`; paths such as `auth/login` are appended to it.
     public nonisolated let baseURL: URL
     let transport: any HTTPTransport
+    /// The transport that attaches `X-App-Integrity` (``transport`` itself) when the session has a provider.
+    let integrityTransport: IntegrityTransport?
     let store: any TokenStore
     let now: @Sendable () -> Date
     let refreshLeeway: TimeInterval
@@ -97,8 +99,11 @@ public actor AuthSession: AuthenticatedTransport {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL
-        self.transport =
-            integrity.map { IntegrityTransport(base: transport, baseURL: baseURL, provider: $0, now: now) } ?? transport
+        let integrityTransport = integrity.map {
+            IntegrityTransport(base: transport, baseURL: baseURL, provider: $0, now: now)
+        }
+        self.integrityTransport = integrityTransport
+        self.transport = integrityTransport ?? transport
         self.store = store
         self.origins = TrustedOrigins(baseURL: baseURL, hosts: trustedHosts)
         self.refreshLeeway = refreshLeeway

@@ -116,6 +116,22 @@ struct SessionIntegrityTests {
         #expect(credential == IntegrityCredential(value: "debug:x", expiresAt: .distantFuture))
     }
 
+    @Test("authorize(_:) adds X-App-Integrity for the server; handleRejection renews it after an AppIntegrity 401")
+    func interceptorHalves() async throws {
+        let fixture = IntegrityFixture()
+        try await fixture.signIn()
+        let request = fixture.session.makeRequest("GET", "auth/me")
+        let authorized = try await fixture.session.authorize(request)
+        #expect(authorized.value(forHTTPHeaderField: HeaderName.appIntegrity) == "integrity-1")
+        #expect(authorized.value(forHTTPHeaderField: HeaderName.authorization) == "Bearer access-1")
+        fixture.server.configure { $0.refuseNext = 1 }
+        let (_, refused) = try await fixture.server.send(authorized)
+        let retry = try #require(await fixture.session.handleRejection(of: authorized, response: refused))
+        #expect(retry.value(forHTTPHeaderField: HeaderName.appIntegrity) == "integrity-2")
+        #expect(retry.value(forHTTPHeaderField: HeaderName.authorization) == "Bearer access-1")
+        #expect(fixture.auth.count("/auth/refresh") == 0)
+    }
+
     @Test("a session without a provider sends no X-App-Integrity")
     func noProvider() async throws {
         let clock = TestClock()
