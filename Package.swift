@@ -266,7 +266,7 @@ let package = Package(
             name: "TokenClientEndToEndTests",
             dependencies: [
                 "TokenClient", "TokenClientCore", "AuthAPI", "TokenService", "TokenServiceTesting",
-                "TokenClientTesting", "HTTPServerTesting", "MailTesting",
+                "TokenClientTesting", "HTTPServerTesting", "MailTesting", "AppIntegrityTesting",
             ],
             swiftSettings: swiftSettings
         ),

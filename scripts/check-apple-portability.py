@@ -11,7 +11,7 @@ blanked out and the `#if / #elseif / #else / #endif` blocks around each line tra
   module map, C sources or an include/ folder) whose enclosing condition does not imply `canImport(<that module>)`
   or `os(Linux)`;
 - apple-import: an import of an Apple-only module (Security, UIKit, AppKit, SwiftUI, AuthenticationServices,
-  Observation, os) whose enclosing condition does not imply `canImport(<that module>)`;
+  Observation, os, DeviceCheck) whose enclosing condition does not imply `canImport(<that module>)`;
 - synchronization: `Mutex`, `Atomic` or `import Synchronization` anywhere (they need iOS 18 and macOS 15; the client
   uses its `Locked`);
 - observable: `@Observable` whose enclosing condition does not imply `canImport(Observation)`, or whose declaration
@@ -46,7 +46,9 @@ SCANNED = [
     "Examples",
 ]
 LINUX_ONLY_MODULES = {"Glibc", "Musl", "FoundationNetworking", "FoundationEssentials", "CHTTPServerLinux"}
-APPLE_ONLY_MODULES = {"Security", "UIKit", "AppKit", "SwiftUI", "AuthenticationServices", "Observation", "os"}
+APPLE_ONLY_MODULES = {
+    "Security", "UIKit", "AppKit", "SwiftUI", "AuthenticationServices", "Observation", "os", "DeviceCheck",
+}
 LINUX_CALLS = ["epoll_", "eventfd", "SOCK_NONBLOCK", "O_TMPFILE", "pipe2", "accept4"]
 OBSERVABLE_MINIMUM_IOS = 17
 

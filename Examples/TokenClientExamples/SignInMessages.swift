@@ -11,6 +11,8 @@ enum SignInMessages {
         case .server(status: 429, _)?: "Too many attempts. Try again in a few minutes."
         case .transport?: "No connection to the server."
         case .storageLocked?: "Unlock your device, then try again."
+        case .integrity(.unsupported)?: "This device cannot verify the app."
+        case .integrity?: "The app could not be verified. Update it, then try again."
         default: "Sign-in failed. Try again."
         }
     }

@@ -15,6 +15,8 @@ public enum TokenClientError: Error, Sendable, Equatable {
     /// The token store cannot be read now (the Keychain before the first unlock after a restart): the session is
     /// ``SessionState/locked``, not signed out.
     case storageLocked
+    /// The app could not prove its integrity to the server (``AppIntegrityProvider``): see ``AppIntegrityFailure``.
+    case integrity(AppIntegrityFailure)
 
     /// `error` itself when a store threw a ``TokenClientError``, else ``storage(_:)`` describing it.
     static func storage(from error: any Error) -> TokenClientError {

@@ -13,6 +13,8 @@ extension AuthSession {
     ///   - refreshTimeout: the longest a refresh or logout request may take (default 5 s); keep it below the
     ///     server's `refreshToken.reuseGraceSeconds` (10 s by default).
     ///   - lockedRetryInterval: how often a locked store is read again (default 5 s).
+    ///   - integrity: proves the app's integrity to the server (`AppAttestIntegrityProvider` with
+    ///     ``DeviceCheckAppAttestService``, `DebugIntegrityProvider`…); `nil` sends no `X-App-Integrity`.
     ///   - now: the clock used for expiry and backoff; the system clock by default.
     public init(
         baseURL: URL,
@@ -21,11 +23,12 @@ extension AuthSession {
         refreshLeeway: TimeInterval = 30,
         refreshTimeout: TimeInterval = 5,
         lockedRetryInterval: TimeInterval = 5,
+        integrity: (any AppIntegrityProvider)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.init(
             baseURL: baseURL, transport: URLSessionTransport(), store: store, trustedHosts: trustedHosts,
             refreshLeeway: refreshLeeway, refreshTimeout: refreshTimeout, lockedRetryInterval: lockedRetryInterval,
-            now: now)
+            integrity: integrity, now: now)
     }
 }

@@ -32,6 +32,8 @@ public actor AuthSession: AuthenticatedTransport {
     /// The API root, e.g. `https://api.example.com/`; paths such as `auth/login` are appended to it.
     public nonisolated let baseURL: URL
     let transport: any HTTPTransport
+    /// The transport that attaches `X-App-Integrity` (``transport`` itself) when the session has a provider.
+    let integrityTransport: IntegrityTransport?
     let store: any TokenStore
     let now: @Sendable () -> Date
     let refreshLeeway: TimeInterval
@@ -80,6 +82,10 @@ public actor AuthSession: AuthenticatedTransport {
     ///   - refreshTimeout: the longest a refresh or logout request may take (default 5 s), enforced around any
     ///     transport; keep it below the server's `refreshToken.reuseGraceSeconds` (10 s by default).
     ///   - lockedRetryInterval: how often a locked store is read again (default 5 s).
+    ///   - integrity: proves the app's integrity to the server (``AppAttestIntegrityProvider``,
+    ///     ``DebugIntegrityProvider``…): every request to the server but `/integrity/*` then carries
+    ///     `X-App-Integrity`, obtained lazily, renewed 60 s before it expires and once when the server refuses it.
+    ///     `nil` (the default) sends none.
     ///   - now: the clock used for expiry and backoff; the system clock by default.
     public init(
         baseURL: URL,
@@ -89,10 +95,15 @@ public actor AuthSession: AuthenticatedTransport {
         refreshLeeway: TimeInterval = 30,
         refreshTimeout: TimeInterval = 5,
         lockedRetryInterval: TimeInterval = 5,
+        integrity: (any AppIntegrityProvider)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL
-        self.transport = transport
+        let integrityTransport = integrity.map {
+            IntegrityTransport(base: transport, baseURL: baseURL, provider: $0, now: now)
+        }
+        self.integrityTransport = integrityTransport
+        self.transport = integrityTransport ?? transport
         self.store = store
         self.origins = TrustedOrigins(baseURL: baseURL, hosts: trustedHosts)
         self.refreshLeeway = refreshLeeway

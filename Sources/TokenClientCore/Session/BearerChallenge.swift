@@ -20,6 +20,15 @@ enum BearerChallenge {
         return false
     }
 
+    /// True when `header` holds a challenge of the scheme `name` (any case), among any number of challenges.
+    static func hasScheme(_ name: String, _ header: String?) -> Bool {
+        guard let header else { return false }
+        return items(of: header).contains { item in
+            if case .scheme(let scheme) = item { return scheme.lowercased() == name.lowercased() }
+            return false
+        }
+    }
+
     private enum Item {
         case scheme(String)
         case parameter(String, String)

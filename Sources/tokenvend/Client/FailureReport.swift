@@ -56,6 +56,8 @@ struct FailureReport: Equatable {
             return "session file: " + sanitized(text)
         case .storageLocked:
             return "session file: cannot be read now (locked); try again"
+        case .integrity(let failure):
+            return "app integrity: " + sanitized(String(describing: failure))
         }
     }
 
