@@ -240,7 +240,8 @@ let package = Package(
             dependencies: [
                 "TokenService", "JWT", "HTTPServer", "Store", "SQLiteStore", "StructuredLogging",
                 "TokenServiceTesting", "HTTPServerTesting", "Cryptography", "StrictJSON", "PostgresTesting",
-                "IdentityProviders", "IdentityProvidersTesting", "Mail", "MailTesting",
+                "IdentityProviders", "IdentityProvidersTesting", "Mail", "MailTesting", "AppIntegrity",
+                "AppIntegrityTesting",
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

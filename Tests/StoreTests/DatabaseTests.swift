@@ -21,8 +21,9 @@ import Testing
             }
             #expect(
                 tables == [
-                    "auth_nonces", "customer_ids", "deleted_accounts", "email_codes", "id_token_uses", "identities",
-                    "oauth_codes", "oauth_flows", "outbox", "sessions", "users",
+                    "app_attest_keys", "auth_nonces", "customer_ids", "deleted_accounts", "email_codes",
+                    "id_token_uses",
+                    "identities", "integrity_challenges", "oauth_codes", "oauth_flows", "outbox", "sessions", "users",
                 ])
             database.close()
         }

@@ -82,6 +82,10 @@ public final class TestServer: Sendable {
             environment["TOKENVEND_MOSS_PROJECT_KEY"] = "project-key-test"
         }
         environment.merge(extra) { _, new in new }
+        // A test naming its own database URL (several servers on one PostgreSQL database) drops the default file.
+        if extra["TOKENVEND_DATABASE_URL"] != nil, extra["TOKENVEND_DATABASE_PATH"] == nil {
+            environment["TOKENVEND_DATABASE_PATH"] = nil
+        }
         postgresSchema = try Self.choosePostgres(&environment, extra: extra)
         configuration = try ConfigurationLoader.load(
             environment: environment, defaultConfigPath: directory.appending(path: "none.json").path

@@ -142,6 +142,15 @@ import Testing
         let tokenKey = try fixture.write("token-key", Data(repeating: 1, count: 32).base64EncodedString())
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tokenKey)
         environment["TOKENVEND_IDENTITY_TOKEN_ENCRYPTION_KEY_FILE"] = tokenKey
+        // The integrity section checks what it reads: app ids, keys, digests, the project number, hashes.
+        environment["TOKENVEND_INTEGRITY_APPLE_APP_IDS"] = #"["TEAMID1234.com.example.app"]"#
+        environment["TOKENVEND_INTEGRITY_APPLE_ROOT_CERTIFICATE_FILE"] = nil
+        environment["TOKENVEND_INTEGRITY_ANDROID_DECRYPTION_KEY"] = Data(repeating: 7, count: 32).base64EncodedString()
+        environment["TOKENVEND_INTEGRITY_ANDROID_VERIFICATION_KEY"] = IntegrityConfigurationTests.verificationKey
+        let digest = IntegrityConfigurationTests.digestHex
+        environment["TOKENVEND_INTEGRITY_ANDROID_CERTIFICATE_DIGESTS"] = #"["\#(digest)"]"#
+        environment["TOKENVEND_INTEGRITY_FIREBASE_PROJECT_NUMBER"] = "1234567890"
+        environment["TOKENVEND_INTEGRITY_DEBUG_TOKENS"] = #"["\#(IntegrityConfigurationTests.hash)"]"#
         // database.url excludes database.path: each is read in its own pass.
         environment["TOKENVEND_DATABASE_URL"] = nil
         var postgres = environment

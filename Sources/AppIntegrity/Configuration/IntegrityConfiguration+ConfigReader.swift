@@ -71,7 +71,9 @@ extension IntegrityConfiguration {
     }
 
     private static func android(_ reader: ConfigReader) throws(IntegrityConfigurationError) -> PlayIntegritySettings? {
-        let decryption = reader.string(forKey: "android.decryptionKey", isSecret: true).flatMap { $0.isEmpty ? nil : $0 }
+        let decryption = reader.string(forKey: "android.decryptionKey", isSecret: true).flatMap {
+            $0.isEmpty ? nil : $0
+        }
         let verification = reader.string(forKey: "android.verificationKey", isSecret: true).flatMap {
             $0.isEmpty ? nil : $0
         }

@@ -18,7 +18,9 @@ extension ConfigurationLoader {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw .invalidValue(
                     key: "integrity.apple.rootCertificateFile", source: "",
-                    reason: "cannot read \"\(path)\": \(FileManager.default.fileExists(atPath: path) ? "not readable" : "no such file")")
+                    reason:
+                        "cannot read \"\(path)\": \(FileManager.default.fileExists(atPath: path) ? "not readable" : "no such file")"
+                )
             }
             apple.rootCertificatePEM = String(decoding: data, as: UTF8.self)
             integrity.apple = apple
@@ -39,7 +41,9 @@ extension ConfigurationLoader {
         if !canPass {
             let required = IntegrityRoute.allCases.first { integrity.mode(for: $0) == .require }
             let vendor = configuration.vendors.first { $0.access.integrity == IntegrityMode.require.rawValue }
-            if let key = required.map({ "integrity.routes.\($0.rawValue)" }) ?? vendor.map({ "vendors.\($0.name).integrity" }) {
+            if let key = required.map({ "integrity.routes.\($0.rawValue)" })
+                ?? vendor.map({ "vendors.\($0.name).integrity" })
+            {
                 throw .invalidValue(
                     key: key, source: "",
                     reason: "require refuses every request while nothing can pass: configure integrity.apple, "

@@ -134,7 +134,8 @@ struct IntegrityEndpoints: Sendable {
         }
         guard advanced else {
             // Another assertion with this counter or a later one won (a replay, or one reordered, on any instance).
-            throw refuse(.failed(.counter, detail: "counter \(counter) not above the stored one"), route: .assert, context)
+            throw refuse(
+                .failed(.counter, detail: "counter \(counter) not above the stored one"), route: .assert, context)
         }
         return try answer(.apple, subject: key.keyID, appID: key.appID, route: .assert, issued: .appleAssert)
     }

@@ -163,7 +163,8 @@ struct IntegrityGate: Sendable {
         guard mode == .require else { return }
         switch failure.reason {
         case .missing: throw .integrityRequired
-        case .keysUnavailable: throw .unavailable("The app-integrity keys are unavailable; retry later.", retryAfter: 30)
+        case .keysUnavailable:
+            throw .unavailable("The app-integrity keys are unavailable; retry later.", retryAfter: 30)
         default: throw .integrityInvalid
         }
     }

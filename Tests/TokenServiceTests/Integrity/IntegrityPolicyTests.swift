@@ -41,9 +41,11 @@ struct IntegrityPolicyTests {
     func count(_ server: TestServer, _ route: String, _ result: String, _ reason: String) -> Double {
         let text = server.server.metrics.exposition()
         let series = #"tokenvend_integrity_checks_total{route="\#(route)",result="\#(result)",reason="\#(reason)"} "#
-        guard let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first(where: {
-            $0.hasPrefix(series)
-        }) else { return 0 }
+        guard
+            let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first(where: {
+                $0.hasPrefix(series)
+            })
+        else { return 0 }
         return Double(line.dropFirst(series.count)) ?? 0
     }
 
@@ -155,7 +157,8 @@ struct IntegrityPolicyTests {
     func everyRouteFamilyIsGated() async throws {
         let routes = ["register", "idtoken", "refresh", "stream", "moss"]
         try await withTestServer(
-            mode: .router, environment: Self.environment(Dictionary(uniqueKeysWithValues: routes.map { ($0, "require") }))
+            mode: .router,
+            environment: Self.environment(Dictionary(uniqueKeysWithValues: routes.map { ($0, "require") }))
         ) { server in
             let cases: [(String, String, String?)] = [
                 ("POST", "/auth/register", #"{"email":"a@example.com","password":"\#(TestServer.password)"}"#),
