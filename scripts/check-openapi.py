@@ -438,6 +438,15 @@ def scenario(check, outbox):
     check.call("POST", "/stream-token", headers=bearer, body={"customerIds": 1}, expect=400)
     check.call("GET", "/moss-token", headers=bearer, expect=200)
     check.call("GET", "/moss-token", expect=401)
+    # App integrity is not configured on this server: the exchange endpoints answer 404, and the gated routes
+    # ignore X-App-Integrity (their mode is `off`); the end-to-end Swift tests cover the configured answers.
+    check.call("GET", "/moss-token", headers={**bearer, "X-App-Integrity": "debug:openapi"}, expect=200)
+    check.call("POST", "/integrity/challenge", expect=404)
+    check.call("POST", "/integrity/apple/attest", body={"keyId": "a", "attestation": "b", "challenge": "c"},
+               expect=404)
+    check.call("POST", "/integrity/apple/assert", body={"keyId": "a", "assertion": "b", "challenge": "c"},
+               expect=404)
+    check.call("POST", "/integrity/android", body={"integrityToken": "a", "challenge": "c"}, expect=404)
     check.call("POST", "/vend/{vendor}", path="/vend/chat", headers=bearer, expect=200)
     check.call("POST", "/vend/{vendor}", path="/vend/video", headers=bearer, body={"room_name": "lobby-1"},
                expect=201)
