@@ -51,6 +51,9 @@ POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|CookieCSRF
 # same on either backend, and that pass keeps the suite's kill -9 and slow-SMTP tests.
 OUTAGE_TEST = tokenvendTests\.EmailOutboxResilienceTests/outageThenRecovery
 
+# The first Swift pass in two processes: TokenServiceTests (the service's end-to-end suites) and everything else.
+SERVICE_TESTS = TokenServiceTests\.
+
 # Lint (beside the build), then the client's portability check (scripts/check-apple-portability.py, its self-test
 # first: Linux-only and Apple-only imports outside their #if, Mutex/Atomic, unguarded @Observable, Linux-only
 # calls), then every Swift test, then the checks that need the built binary: the OpenAPI document against the
@@ -58,12 +61,15 @@ OUTAGE_TEST = tokenvendTests\.EmailOutboxResilienceTests/outageThenRecovery
 # more seeds), JWT interoperability with PyJWT, vended tokens checked by the vendors' own SDKs (livekit-api,
 # stream-chat, twilio), and the browser sign-in and account-deletion page in headless Chromium (Selenium, an Authlib
 # provider). Schemathesis runs beside the other checks (each on its own server and ports); one pip call, beside the
-# build (the download waits on the network, not the CPU), has installed what they all need. Swift tests run one at a time: several block their thread on purpose (child
-# processes killed with SIGKILL, semaphores that hold the SQLite writer, concurrentPerform races), and on a 2-core
-# machine Swift's cooperative pool has two threads, so in parallel they could starve the end-to-end servers' async
-# handlers; the one test beside them (OUTAGE_TEST) is a separate, idle process. docs/DESIGN.md, "Tests", has the
-# last measured time. The Swift tests run with a throw-away PostgreSQL cluster (scripts/with-postgres.sh), so every
-# PostgreSQL test runs. StoreContractTests runs its SQLite and its PostgreSQL half there, once (it is not in
+# build (the download waits on the network, not the CPU), has installed what they all need. Within one process the
+# Swift tests run one at a time: several block their thread on purpose (child processes killed with SIGKILL,
+# semaphores that hold the SQLite writer, concurrentPerform races), and on a 2-core machine Swift's cooperative pool
+# has two threads, so in parallel they could starve the end-to-end servers' async handlers. Four processes run side
+# by side instead, each with its own cooperative pool (and its own throw-away PostgreSQL cluster,
+# scripts/with-postgres.sh): the first pass split in two (TokenServiceTests, and every other target), the idle SMTP
+# outage test (OUTAGE_TEST), and the PostgreSQL pass. The machine is mostly waiting during the tests (servers,
+# clusters, child processes), so they overlap rather than compete. docs/DESIGN.md, "Tests", has the last measured
+# time. StoreContractTests runs its SQLite and its PostgreSQL half in the first pass, once (it is not in
 # POSTGRES_END_TO_END).
 test: deps lint-container
 	python3 scripts/check-apple-portability.py --self-test
@@ -73,9 +79,10 @@ test: deps lint-container
 	python3 scripts/check-readme-examples.py --self-test
 	python3 scripts/check-readme-examples.py
 	scripts/concurrently.sh \
-		"scripts/with-postgres.sh $(SWIFT) test --skip-build --ignore-lock --no-parallel --skip '$(OUTAGE_TEST)'" \
-		"$(SWIFT) test --skip-build --ignore-lock --no-parallel --filter '$(OUTAGE_TEST)'"
-	TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh $(SWIFT) test --skip-build --no-parallel --filter '$(POSTGRES_END_TO_END)' --skip '$(OUTAGE_TEST)'
+		"scripts/with-postgres.sh $(SWIFT) test --skip-build --ignore-lock --no-parallel --filter '$(SERVICE_TESTS)' --skip '$(OUTAGE_TEST)'" \
+		"scripts/with-postgres.sh $(SWIFT) test --skip-build --ignore-lock --no-parallel --skip '$(SERVICE_TESTS)' --skip '$(OUTAGE_TEST)'" \
+		"$(SWIFT) test --skip-build --ignore-lock --no-parallel --filter '$(OUTAGE_TEST)'" \
+		"TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh $(SWIFT) test --skip-build --ignore-lock --no-parallel --filter '$(POSTGRES_END_TO_END)' --skip '$(OUTAGE_TEST)'"
 	bin="$$($(SWIFT) build --show-bin-path)/tokenvend" && TOKENVEND_BIN="$$bin" scripts/concurrently.sh \
 		'scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)' \
 		'python3 scripts/check-openapi.py && scripts/jose-interop.sh && python3 scripts/check-app-attest.py && scripts/vendor-sdk-check.sh && scripts/browser-signin.sh'

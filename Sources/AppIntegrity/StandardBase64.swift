@@ -25,4 +25,13 @@ package enum StandardBase64 {
         }
         return Base64URL.decode(String(decoding: characters, as: UTF8.self))
     }
+
+    /// The bytes of `text`, padded or not, whitespace ignored: configuration values pasted from the Play Console,
+    /// and request members where only the decoded bytes matter (`attestation`, `assertion`). Nil for anything else.
+    package static func decodeLenient(_ text: String) -> [UInt8]? {
+        var compact = text.filter { !$0.isWhitespace }
+        while compact.hasSuffix("=") { compact.removeLast() }
+        guard !compact.contains("-"), !compact.contains("_"), !compact.contains("=") else { return nil }
+        return Base64URL.decode(String(compact.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 }))
+    }
 }

@@ -92,12 +92,12 @@ extension IntegrityConfiguration {
             throw IntegrityConfigurationError(
                 path: "integrity.android.packageNames", reason: "required with integrity.android.* (at least one)")
         }
-        guard let decryptionKey = Base64.decodeLenient(decryptionText), decryptionKey.count == 32 else {
+        guard let decryptionKey = StandardBase64.decodeLenient(decryptionText), decryptionKey.count == 32 else {
             throw IntegrityConfigurationError(
                 path: "integrity.android.decryptionKeyFile",
                 reason: "expected one line of base64 decoding to 32 bytes, as the Play Console shows it")
         }
-        guard let verificationKey = Base64.decodeLenient(verificationText), !verificationKey.isEmpty else {
+        guard let verificationKey = StandardBase64.decodeLenient(verificationText), !verificationKey.isEmpty else {
             throw IntegrityConfigurationError(
                 path: "integrity.android.verificationKeyFile",
                 reason: "expected one line of base64 (a DER public key), as the Play Console shows it")

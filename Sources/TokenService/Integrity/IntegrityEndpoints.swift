@@ -71,7 +71,7 @@ struct IntegrityEndpoints: Sendable {
         guard let apple else { throw ServiceError.notFound }
         try await limitAddress(request)
         let body = try AppleAttestationRequest(body: request)
-        guard Base64.decodeCanonical(body.keyId)?.count == 32 else {
+        guard StandardBase64.decode(body.keyId)?.count == 32 else {
             throw ServiceError.invalidRequest("keyId must be the standard base64 of 32 bytes.")
         }
         let attestation = try Self.decode(body.attestation, name: "attestation", max: Self.maxAttestationBytes)
@@ -209,7 +209,7 @@ struct IntegrityEndpoints: Sendable {
 
     /// Standard base64 of at most `max` bytes, else 400.
     private static func decode(_ text: String, name: String, max: Int) throws(ServiceError) -> [UInt8] {
-        guard text.utf8.count <= (max / 3 + 1) * 4 + 8, let bytes = Base64.decodeLenient(text), !bytes.isEmpty,
+        guard text.utf8.count <= (max / 3 + 1) * 4 + 8, let bytes = StandardBase64.decodeLenient(text), !bytes.isEmpty,
             bytes.count <= max
         else {
             throw .invalidRequest("\(name) must be standard base64 of at most \(max / 1024) KiB.")
