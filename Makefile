@@ -68,7 +68,8 @@ SERVICE_TESTS = TokenServiceTests\.
 # by side instead, each with its own cooperative pool (and its own throw-away PostgreSQL cluster,
 # scripts/with-postgres.sh): the first pass split in two (TokenServiceTests, and every other target), the idle SMTP
 # outage test (OUTAGE_TEST), and the PostgreSQL pass. The machine is mostly waiting during the tests (servers,
-# clusters, child processes), so they overlap rather than compete. docs/DESIGN.md, "Tests", has the last measured
+# clusters, child processes), so they overlap rather than compete; scripts/swift-test-lane.sh lets their SwiftPM
+# planning steps (which lock .build/build.db) run one after the other. docs/DESIGN.md, "Tests", has the last measured
 # time. StoreContractTests runs its SQLite and its PostgreSQL half in the first pass, once (it is not in
 # POSTGRES_END_TO_END).
 test: deps lint-container
@@ -79,10 +80,10 @@ test: deps lint-container
 	python3 scripts/check-readme-examples.py --self-test
 	python3 scripts/check-readme-examples.py
 	scripts/concurrently.sh \
-		"scripts/with-postgres.sh $(SWIFT) test --skip-build --ignore-lock --no-parallel --filter '$(SERVICE_TESTS)' --skip '$(OUTAGE_TEST)'" \
-		"scripts/with-postgres.sh $(SWIFT) test --skip-build --ignore-lock --no-parallel --skip '$(SERVICE_TESTS)' --skip '$(OUTAGE_TEST)'" \
-		"$(SWIFT) test --skip-build --ignore-lock --no-parallel --filter '$(OUTAGE_TEST)'" \
-		"TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh $(SWIFT) test --skip-build --ignore-lock --no-parallel --filter '$(POSTGRES_END_TO_END)' --skip '$(OUTAGE_TEST)'"
+		"scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(SERVICE_TESTS)'" \
+		"scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --skip '$(SERVICE_TESTS)' --skip '$(OUTAGE_TEST)'" \
+		"scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(OUTAGE_TEST)'" \
+		"TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(POSTGRES_END_TO_END)' --skip '$(OUTAGE_TEST)'"
 	bin="$$($(SWIFT) build --show-bin-path)/tokenvend" && TOKENVEND_BIN="$$bin" scripts/concurrently.sh \
 		'scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)' \
 		'python3 scripts/check-openapi.py && scripts/jose-interop.sh && python3 scripts/check-app-attest.py && scripts/vendor-sdk-check.sh && scripts/browser-signin.sh'
