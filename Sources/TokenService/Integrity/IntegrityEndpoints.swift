@@ -186,12 +186,7 @@ struct IntegrityEndpoints: Sendable {
     private func refuse(_ error: IntegrityError, route: IntegrityMetrics.Route, _ context: RequestContext)
         -> ServiceError
     {
-        metrics.failed(route, error.reason)
-        context.logger.warning(
-            "integrity check failed",
-            metadata: [
-                "route": "\(route.rawValue)", "reason": "\(error.reason.rawValue)", "detail": "\(error.detail)",
-            ])
+        metrics.recordFailure(error, route: route, context)
         if case .malformed(let detail) = error { return .invalidRequest("The \(route.noun) is malformed: \(detail).") }
         return .integrityInvalid
     }

@@ -41,7 +41,6 @@ struct IntegrityGate: Sendable {
     /// `vendors.<name>.integrity`, by vendor name, where set.
     let vendorModes: [String: IntegrityMode]
     let metrics: IntegrityMetrics
-    let logger: Logger
     let now: @Sendable () -> Date
 
     /// The mode of `route`.
@@ -153,13 +152,7 @@ struct IntegrityGate: Sendable {
             metrics.passed(label)
             return
         }
-        metrics.failed(label, failure.reason)
-        context.logger.warning(
-            "integrity check failed",
-            metadata: [
-                "route": "\(route.rawValue)", "reason": "\(failure.reason.rawValue)", "detail": "\(failure.detail)",
-                "mode": "\(mode.rawValue)",
-            ])
+        metrics.recordFailure(failure, route: label, context, metadata: ["mode": "\(mode.rawValue)"])
         guard mode == .require else { return }
         switch failure.reason {
         case .missing: throw .integrityRequired

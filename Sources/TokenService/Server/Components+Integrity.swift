@@ -60,7 +60,7 @@ extension Components {
         }
         let gate = IntegrityGate(
             configuration: settings, tokens: tokens, appCheck: appCheck, vendorModes: vendorModes,
-            metrics: metrics.integrity, logger: logger, now: now)
+            metrics: metrics.integrity, now: now)
         let endpoints = IntegrityEndpoints(
             store: store, apple: apple, android: android, tokens: tokens,
             maxPendingChallenges: settings.maxPendingChallenges, metrics: metrics.integrity,

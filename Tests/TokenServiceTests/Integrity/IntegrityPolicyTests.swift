@@ -1,3 +1,4 @@
+import AppIntegrity
 import Foundation
 import Testing
 import TokenService
@@ -38,17 +39,6 @@ struct IntegrityPolicyTests {
 
     static let debugHeader = ["X-App-Integrity": "debug:\(secret)"]
 
-    func count(_ server: TestServer, _ route: String, _ result: String, _ reason: String) -> Double {
-        let text = server.server.metrics.exposition()
-        let series = #"tokenvend_integrity_checks_total{route="\#(route)",result="\#(result)",reason="\#(reason)"} "#
-        guard
-            let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first(where: {
-                $0.hasPrefix(series)
-            })
-        else { return 0 }
-        return Double(line.dropFirst(series.count)) ?? 0
-    }
-
     @Test("off (the default) ignores the headers and counts nothing")
     func offServesEverything() async throws {
         try await withTestServer(mode: .router, environment: ["TOKENVEND_VENDORS": Self.vendors()]) { server in
@@ -56,8 +46,8 @@ struct IntegrityPolicyTests {
             let vend = try await server.request(
                 "POST", "/vend/chat", headers: user.bearer.merging(["X-App-Integrity": "garbage"]) { $1 })
             #expect(vend.status == 200)
-            #expect(count(server, "vend", "failed", "malformed") == 0)
-            #expect(count(server, "vend", "passed", "none") == 0)
+            #expect(server.server.metrics.integrity.checks(.vend, failed: .malformed) == 0)
+            #expect(server.server.metrics.integrity.checks(.vend) == 0)
         }
     }
 
@@ -67,15 +57,16 @@ struct IntegrityPolicyTests {
             server in
             let user = try await server.signUp()
             #expect(try await server.request("POST", "/vend/chat", headers: user.bearer).status == 200)
-            #expect(count(server, "vend", "failed", "missing") == 1)
+            #expect(server.server.metrics.integrity.checks(.vend, failed: .missing) == 1)
             let bad = user.bearer.merging(["X-App-Integrity": "debug:wrong"]) { $1 }
             #expect(try await server.request("POST", "/vend/chat", headers: bad).status == 200)
-            #expect(count(server, "vend", "failed", "debug_unknown") == 1)
+            #expect(server.server.metrics.integrity.checks(.vend, failed: .debugUnknown) == 1)
             let good = user.bearer.merging(Self.debugHeader) { $1 }
             #expect(try await server.request("POST", "/vend/chat", headers: good).status == 200)
-            #expect(count(server, "vend", "passed", "none") == 1)
+            #expect(server.server.metrics.integrity.checks(.vend) == 1)
             _ = try await server.logIn(email: user.email)
-            #expect(count(server, "login", "failed", "missing") == 2)  // the sign-up's login and this one
+            // The sign-up's login and this one.
+            #expect(server.server.metrics.integrity.checks(.login, failed: .missing) == 2)
             #expect(server.logs().contains("integrity check failed"))
         }
     }
@@ -100,8 +91,8 @@ struct IntegrityPolicyTests {
             }
             #expect(bodies.count == 1, "one body for every reason")
             // An access token is not an integrity token.
-            #expect(count(server, "vend", "failed", "token_type") == 1)
-            #expect(count(server, "vend", "failed", "malformed") >= 1)
+            #expect(server.server.metrics.integrity.checks(.vend, failed: .tokenType) == 1)
+            #expect(server.server.metrics.integrity.checks(.vend, failed: .malformed) >= 1)
             let served = try await server.request(
                 "POST", "/vend/chat", headers: user.bearer.merging(Self.debugHeader) { $1 })
             #expect(served.status == 200)
@@ -197,7 +188,7 @@ struct IntegrityPolicyTests {
             let refused = try await server.request(
                 "POST", "/vend/chat", headers: user.bearer.merging(Self.debugHeader) { $1 })
             #expect(refused.status == 401 && refused.errorCode == "integrity_invalid")
-            #expect(count(server, "vend", "failed", "debug_disabled") == 1)
+            #expect(server.server.metrics.integrity.checks(.vend, failed: .debugDisabled) == 1)
             #expect(!server.logs().contains("integrity.allowDebugTokens is on"))
         }
     }
