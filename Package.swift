@@ -59,6 +59,9 @@ let package = Package(
         // keys loaded through OpenSSL, signed and verified with libsodium.
         .target(name: "Cryptography", dependencies: ["COpenSSL", "CSodium"], swiftSettings: wrapperSettings),
         .target(name: "JWT", dependencies: ["Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
+        // DPoP proofs (RFC 9449, issue 35): the proof verifier with its key cache, htu normalisation, stateless
+        // nonces and the in-memory replay cache of a single instance; no state of a server.
+        .target(name: "DPoP", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
         // The one loopback-host predicate (`localhost`, 127.0.0.0/8, ::1), from the text alone; no dependencies.
         .target(name: "LoopbackHost", swiftSettings: wrapperSettings),
         // The one outbound HTTP client (libcurl) and URL rule ("https, or http only to a loopback host"); no Foundation.
@@ -134,7 +137,7 @@ let package = Package(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "OutboundHTTP", "Cryptography", "StrictJSON",
-                "PrivateFiles", "IdentityProviders", "VendorTokens", "Mail", "AppIntegrity",
+                "PrivateFiles", "IdentityProviders", "VendorTokens", "Mail", "AppIntegrity", "DPoP",
                 "PostgresStore", "SQLiteStore", "CCommonPasswords", "UnicodeText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -145,7 +148,14 @@ let package = Package(
         ),
         // The client without URLSession (FoundationEssentials on Linux): session, stores, providers, web sign-in, the
         // wire coding and its own transport values. The `tokenvend` executable links this one only.
-        .target(name: "TokenClientCore", dependencies: ["AuthAPI", "PrivateFiles"], swiftSettings: swiftSettings),
+        // On Linux the software DPoP keys (P-256, Ed25519) come from Cryptography (OpenSSL, libsodium), which the
+        // server builds anyway; on Apple platforms from CryptoKit (Secure Enclave included). See DPoPKey.
+        .target(
+            name: "TokenClientCore",
+            dependencies: [
+                "AuthAPI", "PrivateFiles", .target(name: "Cryptography", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: swiftSettings),
         // What apps import: the core re-exported, plus URLSessionTransport and the URLRequest faces.
         .target(name: "TokenClient", dependencies: ["TokenClientCore", "AuthAPI"], swiftSettings: swiftSettings),
         // The README's "TokenClient on iOS" examples, compiled so they cannot rot (scripts/check-readme-examples.py
@@ -197,6 +207,7 @@ let package = Package(
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
         .testTarget(
             name: "UnicodeTextTests", dependencies: ["UnicodeText"], swiftSettings: swiftSettings),
+        .testTarget(name: "DPoPTests", dependencies: ["DPoP", "JWT", "Cryptography"], swiftSettings: swiftSettings),
         .testTarget(
             name: "JWTTests", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
         ),

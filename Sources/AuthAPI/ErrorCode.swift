@@ -88,6 +88,13 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     /// 505: an HTTP major version other than 1 (including the HTTP/2 preface); the connection closes.
     public static let httpVersionNotSupported: Self = "http_version_not_supported"
 
+    /// 400 at the token endpoints, 401 (with `WWW-Authenticate: DPoP error="invalid_dpop_proof"`) elsewhere: a
+    /// `DPoP` proof that is missing where one is needed, malformed, or fails a check (RFC 9449 §5, §7.1).
+    public static let invalidDPoPProof: Self = "invalid_dpop_proof"
+    /// 400 at the token endpoints, 401 elsewhere: the proof must carry the server's nonce, sent in `DPoP-Nonce`
+    /// (RFC 9449 §8, §9); sign a new proof with it and retry once.
+    public static let useDPoPNonce: Self = "use_dpop_nonce"
+
     /// Every code API.md defines.
     public static let allKnown: [Self] = [
         .invalidRequest, .weakPassword, .invalidCredentials, .invalidToken, .invalidGrant, .insufficientScope,
@@ -95,5 +102,6 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
         .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable, .requestTimeout,
         .notImplemented, .uriTooLong, .headerTooLarge, .httpVersionNotSupported, .identityConflict,
         .unsupportedGrantType, .invalidCode, .reauthenticationRequired, .integrityRequired, .integrityInvalid,
+        .invalidDPoPProof, .useDPoPNonce,
     ]
 }

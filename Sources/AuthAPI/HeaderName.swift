@@ -17,4 +17,10 @@ public enum HeaderName {
     public static let appIntegrity = "X-App-Integrity"
     /// A Firebase App Check token, accepted as it is where an `X-App-Integrity` token would be.
     public static let firebaseAppCheck = "X-Firebase-AppCheck"
+    /// A DPoP proof (RFC 9449): a `dpop+jwt` JWS signed by the device's key, on every request of a bound session
+    /// and on the token endpoints to bind one.
+    public static let dpop = "DPoP"
+    /// The server's current DPoP nonce (RFC 9449 §8), on `use_dpop_nonce` answers and on token responses while
+    /// `dpop.requireNonce` is on.
+    public static let dpopNonce = "DPoP-Nonce"
 }

@@ -8,7 +8,8 @@ public struct TokenResponse: Codable, Sendable, Equatable {
     public var accessToken: String?
     /// Opaque refresh token; `nil` in cookie mode.
     public var refreshToken: String?
-    /// Always `"Bearer"` in bearer mode; `nil` in cookie mode.
+    /// `"DPoP"` when the session is bound to a DPoP key (send the access token as `Authorization: DPoP <token>`
+    /// with a proof), else `"Bearer"`; `nil` in cookie mode.
     public var tokenType: String?
     /// Lifetime of the access token in seconds, counted from the response.
     public var expiresIn: Int
@@ -47,15 +48,20 @@ public struct TokenResponse: Codable, Sendable, Equatable {
         self.created = created
     }
 
-    /// A bearer-mode answer with `tokenType` `"Bearer"`.
+    /// `tokenType` of an unbound session.
+    public static let bearerType = "Bearer"
+    /// `tokenType` of a session bound to a DPoP key (RFC 9449 §5).
+    public static let dpopType = "DPoP"
+
+    /// A bearer-mode answer with `tokenType` `"Bearer"`, or `"DPoP"` when `tokenType` says so.
     public static func bearer(
         accessToken: String, refreshToken: String, expiresIn: Int, expiresAt: Int64? = nil,
-        refreshExpiresAt: Int64? = nil, user: User
+        refreshExpiresAt: Int64? = nil, user: User, tokenType: String = bearerType
     ) -> Self {
         Self(
             accessToken: accessToken,
             refreshToken: refreshToken,
-            tokenType: "Bearer",
+            tokenType: tokenType,
             expiresIn: expiresIn,
             expiresAt: expiresAt,
             refreshExpiresAt: refreshExpiresAt,

@@ -50,6 +50,16 @@ public enum ServiceError: Error, Sendable, Equatable {
     /// 401: an app-integrity token, attestation, assertion or verdict that fails a check; one body for every
     /// reason (the reason is logged and counted, never sent).
     case integrityInvalid
+    /// 400 at the token endpoints (`atTokenEndpoint`), else 401 with `WWW-Authenticate: DPoP
+    /// error="invalid_dpop_proof"`: a `DPoP` proof missing where one is needed, two of them, over 8 KiB, or one that
+    /// fails a check (RFC 9449 §4.3, §7.1); one body for every reason (logged and counted, never sent).
+    case invalidDPoPProof(atTokenEndpoint: Bool)
+    /// 400 at the token endpoints, else 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"`; both carry
+    /// `DPoP-Nonce: nonce` (RFC 9449 §8, §9).
+    case useDPoPNonce(nonce: String, atTokenEndpoint: Bool)
+    /// 401 `invalid_token` with `WWW-Authenticate: DPoP error="invalid_token"`: a DPoP-bound access token sent as
+    /// `Bearer` (or from a cookie), or an unbound one sent with the `DPoP` scheme (RFC 9449 §7.2).
+    case dpopSchemeMismatch
 
     /// The `error` member of the body.
     public var code: ErrorCode {
@@ -73,6 +83,9 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .reauthenticationRequired: .reauthenticationRequired
         case .integrityRequired: .integrityRequired
         case .integrityInvalid: .integrityInvalid
+        case .invalidDPoPProof: .invalidDPoPProof
+        case .useDPoPNonce: .useDPoPNonce
+        case .dpopSchemeMismatch: .invalidToken
         }
     }
 
@@ -102,6 +115,10 @@ public enum ServiceError: Error, Sendable, Equatable {
             "Confirm it is you: give the account's password, or sign in again and retry within a few minutes."
         case .integrityRequired: "This request needs proof that it comes from the genuine app (X-App-Integrity)."
         case .integrityInvalid: "The app's integrity could not be verified."
+        case .invalidDPoPProof: "The DPoP proof is missing, malformed or invalid."
+        case .useDPoPNonce: "The DPoP proof must carry the nonce of the DPoP-Nonce header; sign a new one."
+        case .dpopSchemeMismatch:
+            "The access token's binding does not match the scheme: send a DPoP-bound token as 'DPoP' with a proof."
         }
     }
 }

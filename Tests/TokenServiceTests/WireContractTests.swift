@@ -38,6 +38,9 @@ import Testing
         .notFound, .emailTaken, .unsupportedMediaType, .tooManyRequests(retryAfter: 1), .upstream("x"),
         .unavailable("x", retryAfter: 1), .invalidIDToken, .identityConflict, .invalidCode,
         .reauthenticationRequired(maxAge: 300), .integrityRequired, .integrityInvalid,
+        .invalidDPoPProof(atTokenEndpoint: true), .invalidDPoPProof(atTokenEndpoint: false),
+        .useDPoPNonce(nonce: "n", atTokenEndpoint: true), .useDPoPNonce(nonce: "n", atTokenEndpoint: false),
+        .dpopSchemeMismatch,
     ]
     static func arm(_ error: ServiceError) -> Int {
         switch error {
@@ -61,6 +64,9 @@ import Testing
         case .reauthenticationRequired: 17
         case .integrityRequired: 18
         case .integrityInvalid: 19
+        case .invalidDPoPProof: 20
+        case .useDPoPNonce: 21
+        case .dpopSchemeMismatch: 22
         }
     }
 

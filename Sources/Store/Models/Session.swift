@@ -29,11 +29,15 @@ public struct Session: Sendable, Equatable {
     public var counter: Int64
     /// When the counter last moved, or nil before the first rotation.
     public var rotatedAt: Date?
+    /// The RFC 7638 thumbprint of the DPoP key the session is bound to (issue 35), or nil for an unbound session.
+    /// Set when the session starts and never changed: every refresh needs a proof by that key.
+    public var dpopThumbprint: String?
 
     /// Creates a session value.
     public init(
         id: String, userID: String, createdAt: Date, lastUsedAt: Date, refreshExpiresAt: Date, expiresAt: Date,
-        revokedAt: Date?, userAgent: String?, ip: String?, counter: Int64, rotatedAt: Date?
+        revokedAt: Date?, userAgent: String?, ip: String?, counter: Int64, rotatedAt: Date?,
+        dpopThumbprint: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -46,6 +50,7 @@ public struct Session: Sendable, Equatable {
         self.ip = ip
         self.counter = counter
         self.rotatedAt = rotatedAt
+        self.dpopThumbprint = dpopThumbprint
     }
 
     /// Whether the refresh token can still be used at `now` (not revoked, neither deadline reached).

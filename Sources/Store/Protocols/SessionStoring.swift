@@ -11,9 +11,16 @@
 /// clock instead (PostgreSQL's `clock_timestamp()`, see `PostgresDatabase.Configuration.clock`), so the grace
 /// window and reuse detection do not depend on which instance a request reaches.
 public protocol SessionStoring: Sendable {
-    /// Starts a session at counter 0 and revokes the user's least recently used live sessions beyond
-    /// `maxPerUser`, in one transaction; see `SessionStore.create(…maxPerUser:)`.
+    /// Starts a session at counter 0, bound to the DPoP key `dpopThumbprint` when it is not nil, and revokes the
+    /// user's least recently used live sessions beyond `maxPerUser`, in one transaction; see
+    /// `SessionStore.create(…maxPerUser:)`.
     /// - Throws: `.notFound` (unknown user), `.userDisabled`, `.unavailable`.
+    func create(
+        userID: String, userAgent: String?, ip: String?, now: Date, refreshTTL: Duration, maxLifetime: Duration,
+        maxPerUser: Int, dpopThumbprint: String?
+    ) async throws(StoreError) -> (session: Session, revoked: Int)
+
+    /// PendingIssue35: the form without a thumbprint, until both stores take one.
     func create(
         userID: String, userAgent: String?, ip: String?, now: Date, refreshTTL: Duration, maxLifetime: Duration,
         maxPerUser: Int

@@ -15,6 +15,9 @@ public protocol StoreBackend: Sendable {
     /// App-integrity challenges and App Attest keys (issue 34; the keys are copied by `tokenvend db copy`, the
     /// challenges are transient).
     var integrity: any IntegrityStoring { get }
+    /// The DPoP proof ids seen within their window, shared by every instance (PostgreSQL), or nil when they stay
+    /// in process memory (SQLite: one instance).
+    var dpopProofs: (any DPoPProofStoring)? { get }
     /// Shared rate-limit counters, or nil when the counters stay in process memory (SQLite: one instance).
     var rateLimits: (any RateLimitCounters)? { get }
     /// Whether several instances may share this store (PostgreSQL). Such a store refuses per-host generated

@@ -290,6 +290,7 @@ package enum Schema {
         emailCodes,
         accountDeletion,
         appIntegrity,
+        dpop,
     ]
 
     /// Who verified the email of a `users` row written before version 7 (an SQL expression over `users`, the same

@@ -8,8 +8,10 @@ extension ServiceError: HTTPResponseError {
     public var status: HTTPStatus {
         switch self {
         case .invalidRequest, .weakPassword, .invalidCode: .badRequest
+        case .invalidDPoPProof(let atTokenEndpoint), .useDPoPNonce(_, let atTokenEndpoint):
+            atTokenEndpoint ? .badRequest : .unauthorized
         case .invalidCredentials, .invalidToken, .invalidGrant, .invalidIDToken, .reauthenticationRequired,
-            .integrityRequired, .integrityInvalid:
+            .integrityRequired, .integrityInvalid, .dpopSchemeMismatch:
             .unauthorized
         case .insufficientScope, .csrfFailed, .registrationClosed: .forbidden
         case .notFound: .notFound
@@ -44,6 +46,16 @@ extension ServiceError: HTTPResponseError {
         case .integrityRequired, .integrityInvalid:
             // Not `Bearer`: the access token (if any) is fine, so a client must not refresh or sign out.
             fields.add(name: "WWW-Authenticate", value: #"AppIntegrity realm="tokenvend""#)
+        case .invalidDPoPProof(atTokenEndpoint: false):
+            fields.add(name: "WWW-Authenticate", value: #"DPoP realm="tokenvend", error="invalid_dpop_proof""#)
+        case .useDPoPNonce(let nonce, let atTokenEndpoint):
+            // RFC 9449 §8 (token endpoint: the OAuth error body alone) and §9 (resource: the DPoP challenge).
+            if !atTokenEndpoint {
+                fields.add(name: "WWW-Authenticate", value: #"DPoP realm="tokenvend", error="use_dpop_nonce""#)
+            }
+            fields.add(name: "DPoP-Nonce", value: nonce)
+        case .dpopSchemeMismatch:
+            fields.add(name: "WWW-Authenticate", value: #"DPoP realm="tokenvend", error="invalid_token""#)
         case .tooManyRequests(let seconds), .unavailable(_, let seconds):
             fields.add(name: "Retry-After", value: String(seconds))
         default:
