@@ -82,7 +82,7 @@ extension AuthService {
                 userID: user.id, userAgent: request.headers["User-Agent"].map { String($0.prefix(256)) },
                 ip: request.clientAddress?.description ?? request.remoteAddress, now: now(),
                 refreshTTL: limits.refreshTTL, maxLifetime: limits.sessionMaxLifetime,
-                maxPerUser: limits.maxSessionsPerUser)
+                maxPerUser: limits.maxSessionsPerUser, dpopThumbprint: nil)
             session = created.session
             if created.revoked > 0 { metrics.sessionsRevoked.increment(.sessionCap, by: created.revoked) }
             guard try await browser.store.attachSession(codeHash: codeHash, sessionID: session.id) else {

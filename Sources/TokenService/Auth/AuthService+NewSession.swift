@@ -13,7 +13,7 @@ extension AuthService {
             let created = try await sessions.create(
                 userID: user.id, userAgent: request.headers["User-Agent"].map { String($0.prefix(256)) },
                 ip: address, now: now(), refreshTTL: limits.refreshTTL,
-                maxLifetime: limits.sessionMaxLifetime, maxPerUser: limits.maxSessionsPerUser)
+                maxLifetime: limits.sessionMaxLifetime, maxPerUser: limits.maxSessionsPerUser, dpopThumbprint: nil)
             if created.revoked > 0 { metrics.sessionsRevoked.increment(.sessionCap, by: created.revoked) }
             return created.session
         } catch {
