@@ -41,7 +41,13 @@ public struct DPoPProofVerifier: Sendable {
     ///     it and `htu` are normalised (RFC 3986 §6.2.2, §6.2.3) before they are compared.
     ///   - accessToken: the access token presented with the request, or nil (then `ath` must be absent).
     ///   - now: the clock.
-    /// - Throws: the first failed check.
+    /// - Throws: the first failed check, in this order: `.tooLarge`; `.malformed` (not three canonical base64url
+    ///   segments of JSON objects, a `crit` header); `.type`; `.algorithm`; `.key` (no `jwk` object, or not a valid
+    ///   public key of the `alg`: P-256 point on the curve, Ed25519 32 bytes, RSA ≥ 2048 bits); `.privateKey`
+    ///   (checked before `.key`'s validity checks); `.signature`; `.claims` (`jti` a string of 1…256 Unicode
+    ///   scalars, `htm`, `htu` strings, `iat` a number: one with a fraction is taken rounded down), `.malformed`
+    ///   for a `nonce` that is not a string; `.method`; `.uri`; `.stale`; `.future`; `.accessTokenHash` (also for
+    ///   an `ath` that is not a string).
     public func verify(
         _ proof: String, method: String, targetURI: String, accessToken: String?, now: Date
     ) throws(DPoPProofFailure) -> DPoPProof {
