@@ -13,15 +13,7 @@ import Testing
     func upgrades() async throws {
         let temporary = try TemporaryDatabase()
         defer { temporary.remove() }
-        try temporary.create(
-            atVersion: 10,
-            rows: """
-                INSERT INTO users (id, email, password_hash, role, tenant_id, disabled_at, created_at,
-                    email_verified_at, email_verified_by)
-                VALUES ('u-1', 'ada@example.com', '$argon2id$a', 'user', NULL, NULL, 1, 2, 'operator');
-                INSERT INTO sessions (id, user_id, created_at, last_used_at, refresh_expires_at, expires_at)
-                VALUES ('s-1', 'u-1', 1, 1, 9000000000000, 9000000000000);
-                """)
+        try temporary.create(atVersion: 10, rows: MigrationTenTests.rows)
         // A snapshot of the file before it is migrated reads its session, unbound.
         let before = try SQLiteStore.snapshot(readingFileAt: temporary.path, now: Fixture.epoch)
         #expect(before.sessions.map(\.id) == ["s-1"] && before.sessions.map(\.dpopThumbprint) == [nil])
