@@ -213,7 +213,7 @@ for side in bearer bound; do
   echo "$side latency (last round): $(grep -E '^ +(50|99)%' "$work/wrk-$side.log" | tail -2 | tr -s ' ' | paste -sd,)"
 done
 metrics=$(curl -fs "$base/metrics")
-echo "tokenvend_dpop_proofs_total: $(printf '%s\n' "$metrics" | awk '/^tokenvend_dpop_proofs_total\{/ {printf "%s %s; ", $1, $2}')"
+echo "tokenvend_dpop_proofs_total (series above 0): $(printf '%s\n' "$metrics" | awk '/^tokenvend_dpop_proofs_total\{/ && $2 != 0 {printf "%s %s; ", $1, $2}')"
 echo "tokenvend peak RSS $(grep VmHWM /proc/$server/status | awk '{print $2, $3}')"
 [ "$refused" -eq 0 ] || echo "warning: $refused responses were not 2xx; the rates above count 2xx only"
 python3 - "${ra[*]}" "${rb[*]}" <<'PY'
