@@ -25,20 +25,8 @@ cd "$(dirname "$0")/.."
 rounds=${1:-5}; conns=${2:-32}; secs=${3:-10}
 command -v wrk >/dev/null || { echo "install wrk: apt-get install -y wrk" >&2; exit 2; }
 python3 -c 'import cryptography' 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check cryptography
-if [[ -z "${TOKENVEND_BIN:-}" ]]; then
-  swift build -c release --product tokenvend >/dev/null
-  TOKENVEND_BIN="$(swift build -c release --show-bin-path)/tokenvend"
-fi
-tv=$(readlink -f "$TOKENVEND_BIN")
-load=$(cut -d' ' -f1 /proc/loadavg)
-if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 1.5 else 1)" "$load"; then
-  echo "warning: load average $load > 1.5: something else is running (a build?); the figures will be off" >&2
-fi
-work=$(mktemp -d); pids=()
-cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-# Only the settings below: an inherited TOKENVEND_* (such as TOKENVEND_BIN) is not a server key.
-for name in $(env | awk -F= '/^TOKENVEND_/ {print $1}'); do unset "$name"; done
+# The binary as $tv, $work and $pids with their clean-up, no inherited TOKENVEND_* (scripts/bench-setup.sh).
+source scripts/bench-setup.sh
 
 # The proof maker: `key FILE` makes the ES256 key; `proof KEY METHOD URL [TOKEN]` prints one proof (ath of TOKEN
 # when given); `batch KEY METHOD URL TOKEN COUNT OUT` writes COUNT proofs, one a line, made by two processes.
