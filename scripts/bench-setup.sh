@@ -15,3 +15,18 @@ work=$(mktemp -d); pids=()
 cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 for name in $(env | awk -F= '/^TOKENVEND_/ {print $1}'); do unset "$name"; done
+
+# Prints the medians of two series of rates and the median of their paired ratios B/A against a target:
+# report_ratio NAME_A NAME_B RATIO_NAME UNIT TARGET "A rates" "B rates" (rates space-separated, round by round).
+report_ratio() {
+  python3 - "$@" <<'PY'
+import statistics, sys
+name_a, name_b, ratio_name, unit, target = sys.argv[1:6]
+a = [float(x) for x in sys.argv[6].split()]; b = [float(x) for x in sys.argv[7].split()]
+ratios = [y / x for x, y in zip(a, b)]
+ratio = statistics.median(ratios)
+verdict = "meets" if ratio >= float(target) else "MISSES"
+print(f"median {name_a} {statistics.median(a):.0f} {unit}, {name_b} {statistics.median(b):.0f} {unit}, "
+      f"ratio {ratio_name} {ratio:.2f} (min {min(ratios):.2f}, max {max(ratios):.2f}) — {verdict} the {target} target")
+PY
+}

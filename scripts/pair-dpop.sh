@@ -204,12 +204,4 @@ metrics=$(curl -fs "$base/metrics")
 echo "tokenvend_dpop_proofs_total (series above 0): $(printf '%s\n' "$metrics" | awk '/^tokenvend_dpop_proofs_total\{/ && $2 != 0 {printf "%s %s; ", $1, $2}')"
 echo "tokenvend peak RSS $(grep VmHWM /proc/$server/status | awk '{print $2, $3}')"
 [ "$refused" -eq 0 ] || echo "warning: $refused responses were not 2xx; the rates above count 2xx only"
-python3 - "${ra[*]}" "${rb[*]}" <<'PY'
-import statistics, sys
-a = [float(x) for x in sys.argv[1].split()]; b = [float(x) for x in sys.argv[2].split()]
-ratios = [y / x for x, y in zip(a, b)]
-ratio = statistics.median(ratios)
-verdict = "meets" if ratio >= 0.6 else "MISSES"
-print(f"median bearer {statistics.median(a):.0f} 2xx/s, bound {statistics.median(b):.0f} 2xx/s, "
-      f"ratio bound/bearer {ratio:.2f} (min {min(ratios):.2f}, max {max(ratios):.2f}) — {verdict} the 0.6 target")
-PY
+report_ratio bearer bound bound/bearer 2xx/s 0.6 "${ra[*]}" "${rb[*]}"

@@ -118,15 +118,7 @@ if [ "$only" != startup ]; then
     echo "$part latency (last round): $(grep -E '^ +(50|99)%' "$work/wrk-$part.log" | tail -2 | tr -s ' ' | paste -sd,)"
   done
   echo "tokenvend peak RSS $(grep VmHWM /proc/$server/status | awk '{print $2, $3}')"
-  python3 - "${ra[*]}" "${rb[*]}" <<'PY'
-import statistics, sys
-a = [float(x) for x in sys.argv[1].split()]; b = [float(x) for x in sys.argv[2].split()]
-ratios = [y / x for x, y in zip(a, b)]
-ratio = statistics.median(ratios)
-verdict = "meets" if ratio >= 0.9 else "MISSES"
-print(f"median /stream-token {statistics.median(a):.0f} req/s, /vend/chat {statistics.median(b):.0f} req/s, "
-      f"ratio vend/stream-token {ratio:.2f} (min {min(ratios):.2f}, max {max(ratios):.2f}) — {verdict} the 0.9 target")
-PY
+  report_ratio /stream-token /vend/chat vend/stream-token req/s 0.9 "${ra[*]}" "${rb[*]}"
   kill "$server"; wait "$server" 2>/dev/null || true
 fi
 
