@@ -1,3 +1,5 @@
+import Cryptography
+
 /// The RFC 3986 character classes `DPoPTargetURI` needs, on UTF-8 bytes.
 enum URICharacters {
     /// `unreserved` (§2.3): ALPHA, DIGIT, `-`, `.`, `_`, `~`.
@@ -35,15 +37,6 @@ enum URICharacters {
         byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
     }
 
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
     /// §6.2.2.2 and the case rule of §6.2.2.1: `%XX` of an unreserved character decoded, the others with
     /// upper-case hex digits; nil for a `%` not followed by two hex digits.
     static func percentNormalized(_ bytes: ArraySlice<UInt8>) -> [UInt8]? {
@@ -57,8 +50,8 @@ enum URICharacters {
                 index += 1
                 continue
             }
-            guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
-                let low = hexValue(bytes[index + 2])
+            guard index + 2 < bytes.endIndex, let high = Hex.value(bytes[index + 1]),
+                let low = Hex.value(bytes[index + 2])
             else { return nil }
             let decoded = high << 4 | low
             if isUnreserved(decoded) {
