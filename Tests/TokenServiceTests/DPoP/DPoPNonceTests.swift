@@ -5,7 +5,7 @@ import TokenService
 import TokenServiceTesting
 
 /// The nonce secret of ``DPoPNonceTests``' server.
-private let dpopNonceSecret = "dpop-nonce-secret-for-the-end-to-end-tests-0123456789"
+private let dpopNonceSecret = "dpop-nonce-secret-for-the-end-to-end-tests-0123456789abcdef0123456789"
 
 /// Server nonces (`dpop.requireNonce: true`) on one real server whose clock stands still, and `dpop.algorithms`
 /// configured to ES256 and RS256: `use_dpop_nonce` with a `DPoP-Nonce` header at a token endpoint (400) and a

@@ -18,7 +18,7 @@ struct DPoPReplayAcrossInstancesTests {
             "TOKENVEND_DATABASE_URL": try TestPostgres.url(database: database),
             "TOKENVEND_ACCESS_TOKEN_KEYS": #"[{"kid":"pair-1","secret":"\#(String(repeating: "k", count: 64))"}]"#,
             "TOKENVEND_REFRESH_TOKEN_SECRET": String(repeating: "r", count: 64),
-            "TOKENVEND_DPOP_NONCE_SECRET": String(repeating: "n", count: 48),
+            "TOKENVEND_DPOP_NONCE_SECRET": String(repeating: "n", count: 64),
             "TOKENVEND_SERVER_PUBLIC_URL": "https://auth.example.com",
         ]
         let clock = DPoPClock()
