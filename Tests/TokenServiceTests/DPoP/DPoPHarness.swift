@@ -131,12 +131,12 @@ final class DPoPHarness: Sendable {
         return try await server.request(method, path, headers: headers, json: json)
     }
 
-    /// `method path` with a bound token and a fresh, valid proof by `key` for it.
-    func boundCall(_ method: String, _ path: String, token: String, key: DPoPProofMaker.Key) async throws
-        -> TestResponse
-    {
+    /// `method path` with a bound token and a fresh proof by `key` for it (carrying `nonce` when given).
+    func boundCall(
+        _ method: String, _ path: String, token: String, key: DPoPProofMaker.Key, nonce: String? = nil
+    ) async throws -> TestResponse {
         try await call(
-            method, path, token: token, proof: try await proof(key, method, path, accessToken: token))
+            method, path, token: token, proof: try await proof(key, method, path, accessToken: token, nonce: nonce))
     }
 
     /// `tokenvend_dpop_proofs_total{result, reason}` as the server exposes it on `/metrics` (0 when absent).

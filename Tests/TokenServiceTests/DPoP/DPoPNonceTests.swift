@@ -71,17 +71,12 @@ struct DPoPNonceTests {
         let key = try await h.maker.newKey()
         let (tokens, _) = try await Self.boundLogin(h, key)
         let token = tokens.accessToken
-        let first = try await h.call(
-            "GET", "/auth/me", token: token, proof: try await h.proof(key, "GET", "/auth/me", accessToken: token))
+        let first = try await h.boundCall("GET", "/auth/me", token: token, key: key)
         DPoPHarness.expectResourceRefusal(first, "/auth/me without a nonce", code: "use_dpop_nonce")
         let nonce = try #require(first.headers["dpop-nonce"])
-        let me = try await h.call(
-            "GET", "/auth/me", token: token,
-            proof: try await h.proof(key, "GET", "/auth/me", accessToken: token, nonce: nonce))
+        let me = try await h.boundCall("GET", "/auth/me", token: token, key: key, nonce: nonce)
         #expect(me.status == 200, "\(me.text)")
-        let stream = try await h.call(
-            "POST", "/stream-token", token: token,
-            proof: try await h.proof(key, "POST", "/stream-token", accessToken: token, nonce: nonce))
+        let stream = try await h.boundCall("POST", "/stream-token", token: token, key: key, nonce: nonce)
         #expect(stream.status == 200, "\(stream.text)")
     }
 
@@ -92,21 +87,15 @@ struct DPoPNonceTests {
         let (tokens, nonce) = try await Self.boundLogin(h, key)
         let token = tokens.accessToken
         h.clock.advance(by: 300)
-        let next = try await h.call(
-            "GET", "/auth/me", token: token,
-            proof: try await h.proof(key, "GET", "/auth/me", accessToken: token, nonce: nonce))
+        let next = try await h.boundCall("GET", "/auth/me", token: token, key: key, nonce: nonce)
         #expect(next.status == 200, "the previous step's nonce: \(next.text)")
         h.clock.advance(by: 300)
-        let old = try await h.call(
-            "GET", "/auth/me", token: token,
-            proof: try await h.proof(key, "GET", "/auth/me", accessToken: token, nonce: nonce))
+        let old = try await h.boundCall("GET", "/auth/me", token: token, key: key, nonce: nonce)
         DPoPHarness.expectResourceRefusal(old, "a nonce two steps old", code: "use_dpop_nonce")
         let fresh = try #require(old.headers["dpop-nonce"])
         let expected = try Self.expectedNonce(at: h.clock.now)
         #expect(fresh != nonce && fresh == expected)
-        let me = try await h.call(
-            "GET", "/auth/me", token: token,
-            proof: try await h.proof(key, "GET", "/auth/me", accessToken: token, nonce: fresh))
+        let me = try await h.boundCall("GET", "/auth/me", token: token, key: key, nonce: fresh)
         #expect(me.status == 200, "\(me.text)")
     }
 
