@@ -207,7 +207,10 @@ let package = Package(
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
         .testTarget(
             name: "UnicodeTextTests", dependencies: ["UnicodeText"], swiftSettings: swiftSettings),
-        .testTarget(name: "DPoPTests", dependencies: ["DPoP", "JWT", "Cryptography"], swiftSettings: swiftSettings),
+        // Resources/dpop-vectors.json (scripts/generate-dpop-vectors.py) is read through #filePath.
+        .testTarget(
+            name: "DPoPTests", dependencies: ["DPoP", "JWT", "Cryptography"], exclude: ["Resources"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "JWTTests", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
         ),
