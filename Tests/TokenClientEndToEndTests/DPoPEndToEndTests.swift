@@ -54,7 +54,7 @@ struct DPoPEndToEndTests {
             try await relaunched.refresh()
             let again = try #require(try store.load())
             #expect(again.refreshToken != refreshed.refreshToken && again.tokenType == "DPoP")
-            #expect(try await relaunched.me().email == signedIn.user?.email)
+            #expect(try await relaunched.me().sub == signedIn.user?.id)
             #expect(try await live.refreshStatus(again.refreshToken) == (400, "invalid_dpop_proof"))
 
             try await relaunched.logout()
@@ -70,12 +70,41 @@ struct DPoPEndToEndTests {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let store = FileTokenStore(url: folder.url.appending(path: "session.json"))
-            let session = Self.session(live, store: store, kind: .softwareP256, clock: clock)
+            let counter = NonceChallengeCounter(base: TestServer.transport)
+            let session = AuthSession(
+                baseURL: live.baseURL, transport: counter, store: store,
+                dpop: DPoPConfiguration(keyStore: store, keyKind: .softwareP256), now: clock.closure)
             try await live.signUp(session)
             #expect(try store.load()?.tokenType == "DPoP")
+            #expect(counter.challenges >= 1)  // the first proof had no nonce
+            let before = counter.challenges
             _ = try await session.me()
             try await session.refresh()
-            #expect(try await session.me().email != nil)
+            #expect(counter.challenges == before)  // the nonce was kept
+            #expect(try await session.me().sub == (try store.load()?.user?.id))
         }
+    }
+}
+
+/// Counts the server's `use_dpop_nonce` answers passing through.
+final class NonceChallengeCounter: HTTPTransport {
+    let base: any HTTPTransport
+    private let count = Locked(0)
+
+    init(base: any HTTPTransport) {
+        self.base = base
+    }
+
+    var challenges: Int { count.withLock { $0 } }
+
+    func send(_ request: TransportRequest) async throws -> (Data, TransportResponse) {
+        let (data, response) = try await base.send(request)
+        if response.value(forHTTPHeaderField: "DPoP-Nonce") != nil,
+            response.statusCode == 400 || response.statusCode == 401,
+            String(decoding: data, as: UTF8.self).contains("use_dpop_nonce")
+        {
+            count.withLock { $0 += 1 }
+        }
+        return (data, response)
     }
 }
