@@ -66,7 +66,12 @@ struct DPoPEndToEndTests {
     @Test("a server that requires nonces: the client retries once with the nonce and keeps it")
     func nonces() async throws {
         let clock = TestClock(Date())
-        try await withTestServer(environment: ["TOKENVEND_DPOP_REQUIRE_NONCE": "true"], now: clock.closure) { live in
+        // A secret of its own: PostgreSQL (a shared database) refuses a generated one.
+        let environment = [
+            "TOKENVEND_DPOP_REQUIRE_NONCE": "true",
+            "TOKENVEND_DPOP_NONCE_SECRET": String(repeating: "client-nonce-secret-", count: 4),
+        ]
+        try await withTestServer(environment: environment, now: clock.closure) { live in
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let store = FileTokenStore(url: folder.url.appending(path: "session.json"))
