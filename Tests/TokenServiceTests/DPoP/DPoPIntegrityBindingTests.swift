@@ -1,6 +1,7 @@
 import AppIntegrityTesting
 import Foundation
 import Testing
+import TokenService
 import TokenServiceTesting
 
 /// An integrity token bound to a DPoP key (issue 35 with issue 34): the Play Integrity exchange, sent with a proof,
