@@ -207,7 +207,10 @@ let package = Package(
         .testTarget(name: "PrivateFilesTests", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
         .testTarget(
             name: "UnicodeTextTests", dependencies: ["UnicodeText"], swiftSettings: swiftSettings),
-        .testTarget(name: "DPoPTests", dependencies: ["DPoP", "JWT", "Cryptography"], swiftSettings: swiftSettings),
+        // Resources/dpop-vectors.json (scripts/generate-dpop-vectors.py) is read through #filePath.
+        .testTarget(
+            name: "DPoPTests", dependencies: ["DPoP", "JWT", "Cryptography"], exclude: ["Resources"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "JWTTests", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
         ),
@@ -315,6 +318,7 @@ let package = Package(
                 "Store", "SQLiteStore",
                 "PostgresStore", "PostgresTesting",  // TOKENVEND_TEST_BACKEND=postgres: a schema per server
                 "IdentityProvidersTesting", "Cryptography", "JWT", "StrictJSON",  // FakeIdentityProvider's ID tokens
+                "MailTesting", "AppIntegrityTesting",  // DPoPProofMaker: scripts/dpop_proof.py as a child process
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

@@ -9,6 +9,9 @@
 3. A scripted session calls every documented operation; each answer's status must be documented for that
    operation, its JSON body must match the documented schema (JSON Schema 2020-12, $refs resolved in the
    document), and every response must carry X-Request-Id. Every documented operation must have been called.
+   DPoP (issue 35): a session bound by a proof of a key made here is used and refreshed with proofs, and each
+   refusal (no proof, a bound token as Bearer, an unbound one as DPoP, a malformed proof, another key) must answer
+   its documented status and error code.
 
 Exit 0 when all holds; 1 with one line per finding otherwise. Installs PyYAML, jsonschema and
 openapi-spec-validator with pip when they are missing.
@@ -62,6 +65,9 @@ called = set()
 # An identity provider for POST /auth/idtoken: a P-256 key made here, its JWK Set served on loopback.
 ID_KEY = ec.generate_private_key(ec.SECP256R1())
 ID_ISSUER = "https://id.openapi.example"
+# The app's DPoP key (issue 35), and another device's.
+DPOP_KEY = ec.generate_private_key(ec.SECP256R1())
+OTHER_DPOP_KEY = ec.generate_private_key(ec.SECP256R1())
 
 
 def b64url(data):
@@ -82,9 +88,24 @@ def id_token(subject, email=None, nonce="openapi-nonce"):
     if email:
         claims.update({"email": email, "email_verified": True})
     header = {"alg": "ES256", "kid": "openapi-1", "typ": "JWT"}
+    return es256(ID_KEY, header, claims)
+
+
+def es256(key, header, claims):
     signing_input = b64url(json.dumps(header).encode()) + "." + b64url(json.dumps(claims).encode())
-    r, s = decode_dss_signature(ID_KEY.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
+    r, s = decode_dss_signature(key.sign(signing_input.encode(), ec.ECDSA(hashes.SHA256())))
     return signing_input + "." + b64url(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+
+
+def dpop_proof(method, url, access_token=None, key=DPOP_KEY):
+    """A DPoP proof (RFC 9449 §4.2) for one request: a fresh jti, iat now, ath when an access token goes along."""
+    numbers = key.public_key().public_numbers()
+    jwk = {"kty": "EC", "crv": "P-256", "x": b64url(numbers.x.to_bytes(32, "big")),
+           "y": b64url(numbers.y.to_bytes(32, "big"))}
+    claims = {"jti": b64url(os.urandom(16)), "htm": method, "htu": url, "iat": int(time.time())}
+    if access_token:
+        claims["ath"] = b64url(hashlib.sha256(access_token.encode()).digest())
+    return es256(key, {"typ": "dpop+jwt", "alg": "ES256", "jwk": jwk}, claims)
 
 
 class Keys(http.server.BaseHTTPRequestHandler):
@@ -320,6 +341,50 @@ def email_codes(check, outbox, bearer, password):
         findings.append("POST /auth/email/change/confirm: the user's email did not change")
 
 
+def dpop(check, user, bearer):
+    """DPoP (issue 35): a session bound at login, used and refreshed with proofs, and each refusal's status."""
+    def error(data):
+        try:
+            return json.loads(data).get("error")
+        except ValueError:
+            return None
+
+    def expect_error(what, data, code):
+        if error(data) != code:
+            findings.append(f"{what}: expected {code}, got {error(data)}")
+
+    url = lambda path: check.base + path  # noqa: E731
+    _, data = check.call("POST", "/auth/login", body=user, headers={"DPoP": dpop_proof("POST", url("/auth/login"))},
+                         expect=200)
+    tokens = json.loads(data)
+    if tokens.get("tokenType") != "DPoP":
+        findings.append(f"POST /auth/login with a DPoP proof: tokenType {tokens.get('tokenType')!r}, not DPoP")
+    access, refresh = tokens.get("accessToken", ""), tokens.get("refreshToken", "")
+    bound = {"Authorization": f"DPoP {access}"}
+    check.call("GET", "/auth/me", headers={**bound, "DPoP": dpop_proof("GET", url("/auth/me"), access)}, expect=200)
+    check.call("POST", "/stream-token", expect=200,
+               headers={**bound, "DPoP": dpop_proof("POST", url("/stream-token"), access)})
+    _, data = check.call("GET", "/auth/me", headers=bound, expect=401)
+    expect_error("GET /auth/me with a bound token and no proof", data, "invalid_dpop_proof")
+    _, data = check.call("GET", "/auth/me", headers={"Authorization": f"Bearer {access}"}, expect=401)
+    expect_error("GET /auth/me with a bound token as Bearer", data, "invalid_token")
+    _, data = check.call("GET", "/auth/me", expect=401, headers={
+        "Authorization": "DPoP " + bearer["Authorization"].split(" ", 1)[1],
+        "DPoP": dpop_proof("GET", url("/auth/me"), bearer["Authorization"].split(" ", 1)[1])})
+    expect_error("GET /auth/me with an unbound token as DPoP", data, "invalid_token")
+    _, data = check.call("POST", "/auth/login", body=user, headers={"DPoP": "not.a.proof"}, expect=400)
+    expect_error("POST /auth/login with a malformed DPoP proof", data, "invalid_dpop_proof")
+    _, data = check.call("POST", "/auth/refresh", body={"refreshToken": refresh}, expect=400)
+    expect_error("POST /auth/refresh of a bound session without a proof", data, "invalid_dpop_proof")
+    _, data = check.call("POST", "/auth/refresh", body={"refreshToken": refresh}, expect=401,
+                         headers={"DPoP": dpop_proof("POST", url("/auth/refresh"), key=OTHER_DPOP_KEY)})
+    expect_error("POST /auth/refresh of a bound session with another key", data, "invalid_grant")
+    _, data = check.call("POST", "/auth/refresh", body={"refreshToken": refresh}, expect=200,
+                         headers={"DPoP": dpop_proof("POST", url("/auth/refresh"))})
+    if json.loads(data).get("tokenType") != "DPoP":
+        findings.append("POST /auth/refresh of a bound session: tokenType is not DPoP")
+
+
 def account_deletion(check, outbox):
     """The deletion operations (issue 33): in the app, by code, the page's three steps, Apple's notifications."""
     form = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -427,6 +492,7 @@ def scenario(check, outbox):
     browser_sign_in(check)
     check.call("GET", "/auth/me", headers=bearer, expect=200)
     check.call("GET", "/auth/me", expect=401)
+    dpop(check, user, bearer)
     _, data = check.call("GET", "/auth/sessions", headers=bearer, expect=200)
     other = [s["id"] for s in json_body(data) if not s["current"]]
     check.call("GET", "/auth/sessions", path="/auth/sessions?limit=1", headers=bearer, expect=200)

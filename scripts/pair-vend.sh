@@ -29,20 +29,8 @@ if [ "${1:-}" = --only ]; then only=${2:?--only load|startup}; shift 2; fi
 case "$only" in ""|load|startup) ;; *) echo "--only must be load or startup" >&2; exit 2 ;; esac
 rounds=${1:-3}; conns=${2:-32}; secs=${3:-10}; startup_runs=${4:-11}
 command -v wrk >/dev/null || [ "$only" = startup ] || { echo "install wrk: apt-get install -y wrk" >&2; exit 2; }
-if [[ -z "${TOKENVEND_BIN:-}" ]]; then
-  swift build -c release --product tokenvend >/dev/null
-  TOKENVEND_BIN="$(swift build -c release --show-bin-path)/tokenvend"
-fi
-tv=$(readlink -f "$TOKENVEND_BIN")
-load=$(cut -d' ' -f1 /proc/loadavg)
-if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 1.5 else 1)" "$load"; then
-  echo "warning: load average $load > 1.5: something else is running (a build?); the figures will be off" >&2
-fi
-work=$(mktemp -d); pids=()
-cleanup() { for p in "${pids[@]:-}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-# Only the configuration files' settings: an inherited TOKENVEND_* (such as TOKENVEND_BIN) is not a server key.
-for name in $(env | awk -F= '/^TOKENVEND_/ {print $1}'); do unset "$name"; done
+# The binary as $tv, $work and $pids with their clean-up, no inherited TOKENVEND_* (scripts/bench-setup.sh).
+source scripts/bench-setup.sh
 wait_up() { for _ in $(seq 1 200); do curl -fs "http://127.0.0.1:$1/healthz" >/dev/null 2>&1 && return 0; sleep 0.05; done; echo "server on $1 did not start:" >&2; tail -5 "$work/$2.log" >&2; exit 1; }
 
 # Five ES256 keys for the templates of our own (PEM, as `tokenvend keys generate` writes them).
@@ -130,15 +118,7 @@ if [ "$only" != startup ]; then
     echo "$part latency (last round): $(grep -E '^ +(50|99)%' "$work/wrk-$part.log" | tail -2 | tr -s ' ' | paste -sd,)"
   done
   echo "tokenvend peak RSS $(grep VmHWM /proc/$server/status | awk '{print $2, $3}')"
-  python3 - "${ra[*]}" "${rb[*]}" <<'PY'
-import statistics, sys
-a = [float(x) for x in sys.argv[1].split()]; b = [float(x) for x in sys.argv[2].split()]
-ratios = [y / x for x, y in zip(a, b)]
-ratio = statistics.median(ratios)
-verdict = "meets" if ratio >= 0.9 else "MISSES"
-print(f"median /stream-token {statistics.median(a):.0f} req/s, /vend/chat {statistics.median(b):.0f} req/s, "
-      f"ratio vend/stream-token {ratio:.2f} (min {min(ratios):.2f}, max {max(ratios):.2f}) — {verdict} the 0.9 target")
-PY
+  report_ratio /stream-token /vend/chat vend/stream-token req/s 0.9 "${ra[*]}" "${rb[*]}"
   kill "$server"; wait "$server" 2>/dev/null || true
 fi
 

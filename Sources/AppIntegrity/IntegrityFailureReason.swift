@@ -57,4 +57,6 @@ public enum IntegrityFailureReason: String, Sendable, Hashable, CaseIterable {
     case audience
     /// The App Check keys could not be fetched and none are cached.
     case keysUnavailable = "keys_unavailable"
+    /// An integrity token bound to a DPoP key (`cnf.jkt`) without a valid proof by that key in the request.
+    case keyMismatch = "key_mismatch"
 }

@@ -25,6 +25,6 @@ public struct DPoPProof: Sendable, Equatable {
     /// The key the proof is remembered by against replay: lowercase hex SHA-256 of `thumbprint`, `.`, `jti` (the
     /// same `jti` from two keys is two proofs).
     public var replayKey: String {
-        fatalError("PendingIssue35: DPoP module")
+        Self.replayKey(thumbprint: thumbprint, identifier: identifier)
     }
 }

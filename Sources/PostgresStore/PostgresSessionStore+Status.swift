@@ -16,7 +16,8 @@ extension PostgresSessionStore {
         let rows = try await context.read([
             PostgresStatement(
                 "sessions.status",
-                "SELECT user_id, revoked_at, expires_at, refresh_expires_at FROM sessions WHERE id = $1", [sessionID])
+                "SELECT user_id, revoked_at, expires_at, refresh_expires_at, dpop_jkt FROM sessions WHERE id = $1",
+                [sessionID])
         ])
         let status = try rows[0].first.map(Self.status)
         if let cache, let stamp { cache.store(status, for: sessionID, stamp: stamp) }
@@ -42,13 +43,14 @@ extension PostgresSessionStore {
             PostgresStatement(
                 "sessions.statusAndCustomerIDs",
                 """
-                SELECT 0, user_id, revoked_at::text, expires_at, refresh_expires_at FROM sessions WHERE id = $1
+                SELECT 0, user_id, revoked_at::text, expires_at, refresh_expires_at, dpop_jkt
+                FROM sessions WHERE id = $1
                 UNION ALL
-                SELECT 1, key, value, NULL, NULL FROM customer_ids WHERE user_id = $2
+                SELECT 1, key, value, NULL, NULL, NULL FROM customer_ids WHERE user_id = $2
                 UNION ALL
                 SELECT 1, 'registered',
                     CASE WHEN $3::boolean AND email_verified_at IS NOT NULL AND email IS NOT NULL THEN email ELSE id END,
-                    NULL, NULL
+                    NULL, NULL, NULL
                 FROM users
                 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM customer_ids WHERE user_id = $2 AND key = 'registered')
                 """, [sessionID, userID, emailAsRegistered ? "true" : "false"])
@@ -80,11 +82,11 @@ extension PostgresSessionStore {
         return .value(SessionRead(status: kept.status, customerIDs: kept.customerIDs))
     }
 
-    /// A status from `user_id, revoked_at, expires_at, refresh_expires_at`.
+    /// A status from `user_id, revoked_at, expires_at, refresh_expires_at, dpop_jkt`.
     static func status(_ row: PostgresRow) throws(StoreError) -> SessionStatus {
         SessionStatus(
             userID: try row.string(0), revokedAt: try row.optionalInt64(1).map { Date(storeMilliseconds: $0) },
             expiresAt: Date(storeMilliseconds: try row.int64(2)),
-            refreshExpiresAt: Date(storeMilliseconds: try row.int64(3)))
+            refreshExpiresAt: Date(storeMilliseconds: try row.int64(3)), dpopThumbprint: try row.optionalString(4))
     }
 }

@@ -21,7 +21,7 @@ public struct PostgresSessionStore: SessionStoring {
 
     static let columns = """
         id, user_id, created_at, last_used_at, refresh_expires_at, expires_at, revoked_at, user_agent, ip, \
-        counter, rotated_at
+        counter, rotated_at, dpop_jkt
         """
 
     /// One pipeline, one round trip: lock the user row (`FOR SHARE`, so a concurrent `disable` either waits for
@@ -29,7 +29,7 @@ public struct PostgresSessionStore: SessionStoring {
     /// least recently used live sessions beyond the cap, commit.
     public func create(
         userID: String, userAgent: String?, ip: String?, now: Date, refreshTTL: Duration, maxLifetime: Duration,
-        maxPerUser: Int
+        maxPerUser: Int, dpopThumbprint: String?
     ) async throws(StoreError) -> (session: Session, revoked: Int) {
         let id = UUID().uuidString.lowercased()
         let statements: [PostgresStatement] = [
@@ -42,14 +42,14 @@ public struct PostgresSessionStore: SessionStoring {
                 """
                 INSERT INTO sessions (\(Self.columns))
                 SELECT $1, u.id, t.now, t.now, least(t.now + $5::bigint, t.now + $6::bigint), t.now + $6::bigint,
-                    NULL, $3, $4, 0, NULL
+                    NULL, $3, $4, 0, NULL, $8
                 FROM users u, (SELECT \(PostgresContext.now(7)) AS now) t
                 WHERE u.id = $2 AND u.disabled_at IS NULL
                 RETURNING created_at, refresh_expires_at, expires_at
                 """,
                 [
                     id, userID, userAgent, ip, refreshTTL.sqlMilliseconds, maxLifetime.sqlMilliseconds,
-                    context.time(now),
+                    context.time(now), dpopThumbprint,
                 ]),
             PostgresStatement(
                 "sessions.enforceCap",
@@ -78,7 +78,7 @@ public struct PostgresSessionStore: SessionStoring {
             id: id, userID: userID, createdAt: start, lastUsedAt: start,
             refreshExpiresAt: Date(storeMilliseconds: try created.int64(1)),
             expiresAt: Date(storeMilliseconds: try created.int64(2)), revokedAt: nil, userAgent: userAgent, ip: ip,
-            counter: 0, rotatedAt: nil)
+            counter: 0, rotatedAt: nil, dpopThumbprint: dpopThumbprint)
         let revoked = try rows[3].first?.int64(0) ?? 0
         return (session, Int(revoked))
     }
@@ -180,6 +180,7 @@ public struct PostgresSessionStore: SessionStoring {
             expiresAt: Date(storeMilliseconds: try row.int64(5)),
             revokedAt: try row.optionalInt64(6).map { Date(storeMilliseconds: $0) },
             userAgent: try row.optionalString(7), ip: try row.optionalString(8), counter: try row.int64(9),
-            rotatedAt: try row.optionalInt64(10).map { Date(storeMilliseconds: $0) })
+            rotatedAt: try row.optionalInt64(10).map { Date(storeMilliseconds: $0) },
+            dpopThumbprint: try row.optionalString(11))
     }
 }

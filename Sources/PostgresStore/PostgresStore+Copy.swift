@@ -6,17 +6,17 @@ extension PostgresStore {
     /// pipelines of 500 statements, each with a deadline of 2 minutes, without `statement_timeout`), for
     /// `tokenvend db copy`: users, stored customer ids, identities (with their sealed provider tokens and
     /// forwarding), the records of deleted accounts, the attested App Attest keys with their counters (so attested
-    /// installations keep asserting), and live sessions with their counters, so refresh tokens issued before the
-    /// move keep rotating after it. Transient tables are neither read nor written: browser sign-in flows and
-    /// codes, nonces, integrity challenges, email codes and the outbox, pending provider-token revocations included
-    /// (drain it before moving; a replacing copy deletes the target's email codes with their users and leaves its
-    /// outbox alone). The target's records of deleted accounts are kept, also by a replacing copy.
+    /// installations keep asserting), and live sessions with their counters and DPoP keys, so refresh tokens
+    /// issued before the move keep rotating after it, bound as they were. Transient tables are neither read nor
+    /// written: browser sign-in flows and codes, nonces, integrity challenges, DPoP proof ids, email codes and the
+    /// outbox, pending provider-token revocations included (drain it before moving; a replacing copy deletes the
+    /// target's email codes with their users and leaves its outbox alone). The target's records of deleted accounts are kept, also by a replacing copy.
     ///
     /// Idempotent, and never weakens the target: rows are upserted by primary key keeping the stronger state — a
     /// revocation or a disabled user on either side stays, the higher refresh counter wins (with the refresh
     /// expiry and rotation time of its row), a key's higher App Attest counter wins (with its last assertion
-    /// time: a counter never goes back), and a session revoked on the source (not yet purged) is revoked on the
-    /// target. Target sessions missing from the snapshot are left as they are unless `replacing`.
+    /// time: a counter never goes back), a session's DPoP binding is never removed, and a session revoked on the
+    /// source (not yet purged) is revoked on the target. Target sessions missing from the snapshot are left as they are unless `replacing`.
     /// Copying again after instances started writing to the target is still unsafe (a password or customer id
     /// changed there is overwritten by the source's): stop writes on the source first.
     /// - Parameter replacing: when false, a target that already holds users other than the snapshot's is
@@ -134,9 +134,10 @@ extension PostgresStore {
                     """
                     INSERT INTO sessions (\(PostgresSessionStore.columns))
                     VALUES ($1, $2, $3::bigint, $4::bigint, $5::bigint, $6::bigint, $7::bigint, $8, $9, $10::bigint,
-                        $11::bigint)
+                        $11::bigint, $12)
                     ON CONFLICT (id) DO UPDATE SET user_id = EXCLUDED.user_id, created_at = EXCLUDED.created_at,
                         expires_at = EXCLUDED.expires_at, user_agent = EXCLUDED.user_agent, ip = EXCLUDED.ip,
+                        dpop_jkt = coalesce(sessions.dpop_jkt, EXCLUDED.dpop_jkt),
                         revoked_at = coalesce(sessions.revoked_at, EXCLUDED.revoked_at),
                         counter = greatest(sessions.counter, EXCLUDED.counter),
                         last_used_at = CASE WHEN EXCLUDED.counter > sessions.counter
@@ -153,6 +154,7 @@ extension PostgresStore {
                         String(session.expiresAt.storeMilliseconds),
                         session.revokedAt.map { String($0.storeMilliseconds) }, session.userAgent, session.ip,
                         String(session.counter), session.rotatedAt.map { String($0.storeMilliseconds) },
+                        session.dpopThumbprint,
                     ]))
         }
         // A session revoked on the source since an earlier copy is revoked here too; one the target does not

@@ -34,6 +34,7 @@ public struct PostgresStore: StoreBackend {
     public let oauthStore: PostgresOAuthFlowStore
     public let emailStore: PostgresEmailStore
     public let integrityStore: PostgresIntegrityStore
+    public let dpopProofStore: PostgresDPoPProofStore
     public let rateLimitCounters: PostgresRateLimitCounters
     let pool: PostgresPool
     let changes: PostgresChangeFeed
@@ -82,6 +83,7 @@ public struct PostgresStore: StoreBackend {
         oauthStore = PostgresOAuthFlowStore(context: context)
         emailStore = PostgresEmailStore(context: context)
         integrityStore = PostgresIntegrityStore(context: context)
+        dpopProofStore = PostgresDPoPProofStore(context: context)
         rateLimitCounters = PostgresRateLimitCounters(context: context)
     }
 
@@ -147,6 +149,8 @@ public struct PostgresStore: StoreBackend {
     public var oauth: any OAuthFlowStoring { oauthStore }
     public var email: any EmailStoring { emailStore }
     public var integrity: any IntegrityStoring { integrityStore }
+    /// The shared DPoP proof ids: a proof accepted by one instance is a replay on every other.
+    public var dpopProofs: (any DPoPProofStoring)? { dpopProofStore }
     /// The shared counters: every instance on this database counts together.
     public var rateLimits: (any RateLimitCounters)? { rateLimitCounters }
     /// True: several instances share the database.

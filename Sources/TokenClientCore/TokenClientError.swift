@@ -17,6 +17,8 @@ public enum TokenClientError: Error, Sendable, Equatable {
     case storageLocked
     /// The app could not prove its integrity to the server (``AppIntegrityProvider``): see ``AppIntegrityFailure``.
     case integrity(AppIntegrityFailure)
+    /// The session's DPoP key could not be made, loaded or used to sign (``DPoPConfiguration``); the text says why.
+    case dpop(String)
 
     /// `error` itself when a store threw a ``TokenClientError``, else ``storage(_:)`` describing it.
     static func storage(from error: any Error) -> TokenClientError {

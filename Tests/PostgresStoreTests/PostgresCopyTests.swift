@@ -25,7 +25,7 @@ import Testing
         try await sqlite.users.setCustomerID(email: try #require(ada.email), key: "crm", value: "c-1")
         let live = try await sqlite.sessions.create(
             userID: ada.id, userAgent: "ua", ip: "::1", now: now, refreshTTL: .seconds(3600),
-            maxLifetime: .seconds(86_400), maxPerUser: 10
+            maxLifetime: .seconds(86_400), maxPerUser: 10, dpopThumbprint: nil
         ).session
         guard
             case .rotated(_, let counter) = try await sqlite.sessions.rotate(
@@ -36,7 +36,7 @@ import Testing
         }
         let dead = try await sqlite.sessions.create(
             userID: bob.id, userAgent: nil, ip: nil, now: now, refreshTTL: .seconds(3600),
-            maxLifetime: .seconds(86_400), maxPerUser: 10
+            maxLifetime: .seconds(86_400), maxPerUser: 10, dpopThumbprint: nil
         ).session
         _ = try await sqlite.sessions.revoke(sessionID: dead.id, userID: nil, now: now)
         let snapshot = try await sqlite.snapshot()
@@ -93,7 +93,7 @@ import Testing
         func session() async throws -> Session {
             try await sqlite.sessions.create(
                 userID: ada.id, userAgent: "ua", ip: "::1", now: now, refreshTTL: .seconds(3600),
-                maxLifetime: .seconds(86_400), maxPerUser: 10
+                maxLifetime: .seconds(86_400), maxPerUser: 10, dpopThumbprint: nil
             ).session
         }
         let loggedOut = try await session()

@@ -51,7 +51,7 @@ import Testing
             let user = try await store.users.create(email: "ada@example.com", passwordHash: Fixture.hash)
             let session = try await store.sessions.create(
                 userID: user.id, userAgent: nil, ip: nil, now: Fixture.at(0), refreshTTL: .seconds(3600),
-                maxLifetime: .seconds(86_400), maxPerUser: 10
+                maxLifetime: .seconds(86_400), maxPerUser: 10, dpopThumbprint: nil
             ).session
             for counter in 0..<100 {
                 let outcome = try await store.sessions.rotate(

@@ -19,7 +19,7 @@ import Testing
         let user = try await a.users.create(email: "ada@example.com", passwordHash: Fixture.hash)
         let session = try await a.sessions.create(
             userID: user.id, userAgent: nil, ip: nil, now: Date(), refreshTTL: .seconds(3600),
-            maxLifetime: .seconds(86_400), maxPerUser: 10
+            maxLifetime: .seconds(86_400), maxPerUser: 10, dpopThumbprint: nil
         ).session
         let outcomes = try await withThrowingTaskGroup(of: RotationOutcome.self) { group in
             for index in 0..<20 {
@@ -61,7 +61,7 @@ import Testing
         let old = Date(timeIntervalSince1970: 0)
         let session = try await store.sessions.create(
             userID: user.id, userAgent: nil, ip: nil, now: old, refreshTTL: .seconds(3600),
-            maxLifetime: .seconds(86_400), maxPerUser: 10
+            maxLifetime: .seconds(86_400), maxPerUser: 10, dpopThumbprint: nil
         ).session
         #expect(abs(session.createdAt.timeIntervalSinceNow) < 60)
         let grace = Duration.milliseconds(200)

@@ -26,12 +26,12 @@ import Testing
             #expect(try await store.sessions.find(sessionID: session.id) == session)
             let short = try await store.sessions.create(
                 userID: ada.id, userAgent: nil, ip: nil, now: Fixture.epoch, refreshTTL: .seconds(5000),
-                maxLifetime: .seconds(50), maxPerUser: 10)
+                maxLifetime: .seconds(50), maxPerUser: 10, dpopThumbprint: nil)
             #expect(short.session.refreshExpiresAt == Fixture.at(50) && short.revoked == 0)
             await #expect(throws: StoreError.notFound) {
                 try await store.sessions.create(
                     userID: "missing", userAgent: nil, ip: nil, now: Fixture.epoch, refreshTTL: Fixture.ttl,
-                    maxLifetime: Fixture.cap, maxPerUser: 10)
+                    maxLifetime: Fixture.cap, maxPerUser: 10, dpopThumbprint: nil)
             }
             #expect(try await store.sessions.find(sessionID: "missing") == nil)
         }
@@ -189,13 +189,13 @@ import Testing
             let middle = try await Fixture.session(store, ada, at: 1)
             let newest = try await store.sessions.create(
                 userID: ada.id, userAgent: nil, ip: nil, now: Fixture.at(2), refreshTTL: Fixture.ttl,
-                maxLifetime: Fixture.cap, maxPerUser: 2)
+                maxLifetime: Fixture.cap, maxPerUser: 2, dpopThumbprint: nil)
             #expect(newest.revoked == 1)
             #expect(try await store.sessions.find(sessionID: oldest.id)?.revokedAt == Fixture.at(2))
             #expect(try await store.sessions.find(sessionID: middle.id)?.revokedAt == nil)
             let only = try await store.sessions.create(
                 userID: ada.id, userAgent: nil, ip: nil, now: Fixture.at(3), refreshTTL: Fixture.ttl,
-                maxLifetime: Fixture.cap, maxPerUser: 1)
+                maxLifetime: Fixture.cap, maxPerUser: 1, dpopThumbprint: nil)
             #expect(only.revoked == 2)
             #expect(try await store.sessions.find(sessionID: only.session.id)?.revokedAt == nil)
         }

@@ -24,13 +24,14 @@ public enum Fixture {
             emailVerifiedAt: nil, now: epoch)
     }
 
-    /// A session of `user` created `seconds` after the epoch.
+    /// A session of `user` created `seconds` after the epoch, bound to the DPoP key `dpopThumbprint` when given.
     public static func session(
-        _ store: any StoreBackend, _ user: User, at seconds: Double = 0, maxPerUser: Int = 100
+        _ store: any StoreBackend, _ user: User, at seconds: Double = 0, maxPerUser: Int = 100,
+        dpopThumbprint: String? = nil
     ) async throws -> Session {
         try await store.sessions.create(
             userID: user.id, userAgent: "ua", ip: "::1", now: at(seconds), refreshTTL: ttl, maxLifetime: cap,
-            maxPerUser: maxPerUser
+            maxPerUser: maxPerUser, dpopThumbprint: dpopThumbprint
         ).session
     }
 }

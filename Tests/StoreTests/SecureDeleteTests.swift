@@ -28,7 +28,7 @@ import Testing
             provider: "apple", subject: "s", userID: user.id, email: email, now: Fixture.epoch)
         _ = try await store.sessions.create(
             userID: user.id, userAgent: agent, ip: "::1", now: Fixture.epoch, refreshTTL: .seconds(60),
-            maxLifetime: .seconds(600), maxPerUser: 10)
+            maxLifetime: .seconds(600), maxPerUser: 10, dpopThumbprint: nil)
         try await store.email.issueCode(
             EmailCode(
                 purpose: .passwordReset, subject: email, hash: "h", userID: user.id, email: email,

@@ -20,6 +20,8 @@ public final class FakeAuthServer: HTTPTransport {
         public var timeoutInterval: TimeInterval
         /// Whether the body was a stream (a `URLRequest`'s `httpBodyStream`, which the session never replays).
         public var hasBodyStream: Bool
+        /// The `DPoP` proof header, if any.
+        public var dpop: String? = nil
     }
 
     public struct State {
@@ -88,6 +90,8 @@ public final class FakeAuthServer: HTTPTransport {
         public var email = FakeEmailState()
         /// The deletion endpoints' state (FakeAuthServer+AccountDeletion.swift).
         public var deletion = FakeDeletionState()
+        /// DPoP (FakeAuthServer+DPoP.swift).
+        public var dpop = FakeDPoPState()
     }
 
     public static let user = User(id: "u-1", email: email, role: "user", tenantID: nil)
@@ -135,10 +139,13 @@ public final class FakeAuthServer: HTTPTransport {
             authStrategy: request.value(forHTTPHeaderField: "X-Auth-Strategy"),
             body: request.body,
             timeoutInterval: request.timeoutInterval,
-            hasBodyStream: !request.isReplayable
+            hasBodyStream: !request.isReplayable,
+            dpop: request.value(forHTTPHeaderField: "DPoP")
         )
+        let proof = recorded.dpop.flatMap { Self.decodeProof($0, path: recorded.path) }
         let (gate, unreachable, proxied) = state.withLock {
             $0.requests.append(recorded)
+            if let proof { $0.dpop.proofs.append(proof) }
             return (
                 $0.gates[recorded.path], Self.matches($0.unreachablePaths, recorded.path),
                 Self.matches($0.proxyRejectedPaths, recorded.path)
@@ -147,7 +154,11 @@ public final class FakeAuthServer: HTTPTransport {
         if unreachable { throw URLError(.cannotConnectToHost) }
         if let gate { try await gate.enter() }
         if proxied { return Self.proxyUnauthorized(url) }
-        let (status, body, extra) = try answer(recorded)
+        var (status, body, extra) = try dpopPrecheck(recorded, proof: proof) ?? answer(recorded)
+        body = dpopBind(recorded, proof: proof, status: status, body: body)
+        if extra[HeaderName.dpopNonce] == nil, let nonce = state.withLock({ $0.dpop.advertisedNonce }) {
+            extra[HeaderName.dpopNonce] = nonce
+        }
         var headers = extra
         if status == 429 || status == 503, headers["Retry-After"] == nil,
             let seconds = state.withLock({ $0.retryAfter })
@@ -190,14 +201,24 @@ public final class FakeAuthServer: HTTPTransport {
     }
 
     func authorized(_ request: Recorded) -> Bool {
-        guard let header = request.authorization, header.hasPrefix("Bearer ") else { return false }
-        let token = String(header.dropFirst("Bearer ".count))
+        guard let (scheme, token) = Self.presented(request),
+            presentsTokenCorrectly(request, token: token, scheme: scheme)
+        else { return false }
         return state.withLock { !$0.rejectEveryAccessToken && $0.validAccess.contains(token) }
     }
 
-    /// The user the request's bearer token was issued to.
+    /// The scheme (`Bearer` or `DPoP`) and the token of the request's `Authorization`.
+    static func presented(_ request: Recorded) -> (String, String)? {
+        guard let header = request.authorization else { return nil }
+        for scheme in ["Bearer", "DPoP"] where header.hasPrefix(scheme + " ") {
+            return (scheme, String(header.dropFirst(scheme.count + 1)))
+        }
+        return nil
+    }
+
+    /// The user the request's access token was issued to.
     func owner(of request: Recorded) -> User {
-        let token = request.authorization.map { String($0.dropFirst("Bearer ".count)) } ?? ""
+        let token = Self.presented(request)?.1 ?? ""
         return state.withLock { $0.accessOwners[token] } ?? Self.user
     }
 

@@ -114,7 +114,7 @@ struct RedactionTests {
         #expect(
             String(describing: SessionSnapshot(state: .signedOut))
                 == "SessionSnapshot(state: TokenClientCore.SessionState.signedOut, accessToken: nil, "
-                + "accessTokenExpiresAt: nil, user: nil)")
+                + "accessTokenExpiresAt: nil, user: nil, tokenType: nil)")
         let pending = WebSignIn(
             baseURL: URL(string: "https://api.example.test/") ?? URL(fileURLWithPath: "/"), provider: "github",
             redirectURI: "com.example.app:/oauth"

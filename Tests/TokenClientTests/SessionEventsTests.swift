@@ -82,7 +82,8 @@ struct SessionEventsTests {
         try await fixture.signIn()
         let signedIn = SessionSnapshot(
             state: .signedIn(FakeAuthServer.user), accessToken: "access-1",
-            accessTokenExpiresAt: fixture.clock.now.addingTimeInterval(900), user: FakeAuthServer.user)
+            accessTokenExpiresAt: fixture.clock.now.addingTimeInterval(900), user: FakeAuthServer.user,
+            tokenType: "Bearer")
         #expect(read() == signedIn)
         #expect(readOnAnotherThread() == signedIn)
 

@@ -151,6 +151,9 @@ import Testing
         environment["TOKENVEND_INTEGRITY_ANDROID_CERTIFICATE_DIGESTS"] = #"["\#(digest)"]"#
         environment["TOKENVEND_INTEGRITY_FIREBASE_PROJECT_NUMBER"] = "1234567890"
         environment["TOKENVEND_INTEGRITY_DEBUG_TOKENS"] = #"["\#(IntegrityConfigurationTests.hash)"]"#
+        // The dpop section checks its algorithms and the nonce secret's strength.
+        environment["TOKENVEND_DPOP_ALGORITHMS"] = #"["ES256","EdDSA"]"#
+        environment["TOKENVEND_DPOP_NONCE_SECRET"] = "dpop-" + strongSecret
         // database.url excludes database.path: each is read in its own pass.
         environment["TOKENVEND_DATABASE_URL"] = nil
         var postgres = environment

@@ -115,13 +115,15 @@ import Testing
         return found
     }
 
-    /// API.md's error table: code → status.
-    static func documentedInAPI() throws -> [String: Int] {
-        var table: [String: Int] = [:]
+    /// API.md's error table: code → statuses (a DPoP code has a row for the token endpoints' 400 and one for the
+    /// other routes' 401).
+    static func documentedInAPI() throws -> [String: Set<Int>] {
+        var table: [String: Set<Int>] = [:]
         let row = try Regex(#"^\| (\d{3}) \| `([a-z_]+)` \|"#)
         for line in try text("docs/API.md").split(separator: "\n") {
             if let match = try row.firstMatch(in: String(line)) {
-                table[String(match.output[2].substring ?? "")] = Int(match.output[1].substring ?? "")
+                table[String(match.output[2].substring ?? ""), default: []].insert(
+                    Int(match.output[1].substring ?? "") ?? 0)
             }
         }
         return table
@@ -145,7 +147,7 @@ import Testing
     @Test("the example lists name every case of HTTPServerError, ServiceError and MossError")
     func enumerationsAreComplete() {
         #expect(Set(Self.httpServerErrors.map(Self.arm)) == Set(0...9))
-        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...19))
+        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...22))
         #expect(Set(Self.mossErrors.map(Self.arm)) == Set(0...5))
     }
 
@@ -163,7 +165,9 @@ import Testing
             #expect(openAPI.contains(code), "\(code) is missing from docs/openapi.yaml's Error enum")
         }
         for (status, code) in Self.sentByErrorTypes {
-            #expect(api[code] == status, "\(code) is sent with \(status), API.md says \(api[code] ?? 0)")
+            #expect(
+                api[code]?.contains(status) == true,
+                "\(code) is sent with \(status), API.md says \(api[code]?.sorted() ?? [])")
         }
     }
 

@@ -35,7 +35,7 @@ struct CommandLineEndToEndTests {
 
     @Test("login --password-stdin, token stream, token moss --json and logout against the real server")
     func loginTokensLogout() async throws {
-        let serverClock = TestClock()
+        let serverClock = TestClock(Date())  // login binds with DPoP: the proofs' iat is the real clock's
         let upstream = CountingMossUpstream()
         try await withTestServer(mossUpstream: upstream, now: serverClock.closure) { live in
             let folder = try TemporaryFolder()
@@ -53,6 +53,8 @@ struct CommandLineEndToEndTests {
             #expect(console.output == ["signed in as \(email) (id \(user.id))"])
             #expect(try folder.mode(of: sessionFile) == 0o600)
             let stored = try #require(try FileTokenStore(url: sessionFile).load())
+            #expect(stored.tokenType == "DPoP")
+            let key = try DPoPKeyKind.softwareP256.restore(try #require(try FileTokenStore(url: sessionFile).loadKey()))
 
             let stream = try StreamTokenCommand.parse(common)
             #expect(await exitStatus { try await stream.run(in: console.context()) } == 0)
@@ -73,7 +75,14 @@ struct CommandLineEndToEndTests {
             let logout = try LogoutCommand.parse(common)
             #expect(await exitStatus { try await logout.run(in: console.context()) } == 0)
             #expect(!FileManager.default.fileExists(atPath: sessionFile.path))
-            #expect(try await live.refreshStatus(stored.refreshToken) == (401, "invalid_grant"))
+            #expect(console.errors.isEmpty, "\(console.errors)")
+            // The session was bound: its refresh token is tried with a proof by its key, and the session is over.
+            let proof = try DPoPProofSigner(key: key).proof(
+                method: "POST", url: live.baseURL.appending(path: "auth/refresh"))
+            let refresh = try await live.request(
+                "POST", "/auth/refresh", headers: ["DPoP": proof],
+                json: #"{"refreshToken":"\#(stored.refreshToken)"}"#)
+            #expect((refresh.status, refresh.errorCode) == (401, "invalid_grant"))
             #expect(try await live.rawStatus("GET", "auth/me", bearer: stored.accessToken) == (401, "invalid_token"))
 
             let afterwards = try StreamTokenCommand.parse(common)

@@ -40,7 +40,7 @@ struct DatabaseCommandTests {
         #expect(again.output.contains("schema up to date at version \(known)"))
         let after = try await Self.tokenvend(["db", "status"], environment: environment, in: folder)
         #expect(after.status == 0)
-        #expect(after.output.contains("schema version: 10 found, 10 known"))  // 10: app integrity (issue 34)
+        #expect(after.output.contains("schema version: 11 found, 11 known"))  // 11: DPoP (issue 35)
         #expect(after.output.contains("migrations pending: no"))
     }
 

@@ -118,7 +118,7 @@ struct UsersIdentityCommandTests {
                 sessions.append(
                     try await store.sessions.create(
                         userID: "u-anon", userAgent: nil, ip: nil, now: Date(), refreshTTL: .seconds(3600),
-                        maxLifetime: .seconds(7200), maxPerUser: 10
+                        maxLifetime: .seconds(7200), maxPerUser: 10, dpopThumbprint: nil
                     ).session.id)
             }
         }

@@ -69,9 +69,11 @@ extension SQLiteStore {
         }
         var sessions: [Session] = []
         var revoked: [Session] = []
+        // Version 11 added the DPoP binding; an older file's sessions are unbound.
+        let sessionColumns = version >= 11 ? Session.columns : Session.columnsBeforeVersion11
         for row in try connection.query(
             """
-            SELECT \(Session.columns) FROM sessions
+            SELECT \(sessionColumns) FROM sessions
             WHERE revoked_at IS NOT NULL OR (refresh_expires_at > ?1 AND expires_at > ?1)
             ORDER BY created_at, id
             """, [.integer(now.storeMilliseconds)])

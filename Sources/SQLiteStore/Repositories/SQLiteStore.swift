@@ -41,6 +41,8 @@ public struct SQLiteStore: StoreBackend {
     public var oauth: any OAuthFlowStoring { oauthStore }
     public var email: any EmailStoring { emailStore }
     public var integrity: any IntegrityStoring { integrityStore }
+    /// Nil: one instance keeps the DPoP proof ids it accepted in memory.
+    public var dpopProofs: (any DPoPProofStoring)? { nil }
     /// Nil: one instance keeps its rate-limit counters in memory.
     public var rateLimits: (any RateLimitCounters)? { nil }
     public var isShared: Bool { false }

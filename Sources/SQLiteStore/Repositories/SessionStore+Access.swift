@@ -37,12 +37,13 @@ extension SessionStore {
     /// The session's row (tag 0) and the user's customer ids (tag 1) in one `UNION ALL`; the ids part is the
     /// query of `UserStore.customerIDs`.
     static let statusAndCustomerIDsSQL = """
-        SELECT 0, user_id, revoked_at, expires_at, refresh_expires_at FROM sessions WHERE id = ?1
+        SELECT 0, user_id, revoked_at, expires_at, refresh_expires_at, dpop_jkt FROM sessions WHERE id = ?1
         UNION ALL
-        SELECT 1, key, value, NULL, NULL FROM customer_ids WHERE user_id = ?2
+        SELECT 1, key, value, NULL, NULL, NULL FROM customer_ids WHERE user_id = ?2
         UNION ALL
         SELECT 1, 'registered',
-            CASE WHEN ?3 AND email_verified_at IS NOT NULL AND email IS NOT NULL THEN email ELSE id END, NULL, NULL
+            CASE WHEN ?3 AND email_verified_at IS NOT NULL AND email IS NOT NULL THEN email ELSE id END, NULL, NULL,
+            NULL
         FROM users
         WHERE id = ?2 AND NOT EXISTS (SELECT 1 FROM customer_ids WHERE user_id = ?2 AND key = 'registered')
         """
@@ -60,7 +61,8 @@ extension SessionStore {
                     userID: try row.string(1),
                     revokedAt: try row.optionalInt64(2).map(Date.init(storeMilliseconds:)),
                     expiresAt: Date(storeMilliseconds: try row.int64(3)),
-                    refreshExpiresAt: Date(storeMilliseconds: try row.int64(4)))
+                    refreshExpiresAt: Date(storeMilliseconds: try row.int64(4)),
+                    dpopThumbprint: try row.optionalString(5))
             } else {
                 ids[try row.string(1)] = try row.string(2)
             }

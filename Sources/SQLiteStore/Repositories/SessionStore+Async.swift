@@ -13,12 +13,12 @@ extension SessionStore {
     @discardableResult
     public func create(
         userID: String, userAgent: String?, ip: String?, now: Date = Date(), refreshTTL: Duration,
-        maxLifetime: Duration
+        maxLifetime: Duration, dpopThumbprint: String? = nil
     ) async throws(StoreError) -> Session {
         try await database.write { (connection: Connection) throws(StoreError) in
             try Self.create(
                 userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL,
-                maxLifetime: maxLifetime, connection)
+                maxLifetime: maxLifetime, dpopThumbprint: dpopThumbprint, connection)
         }
     }
 

@@ -12,29 +12,29 @@ extension SessionStore {
     /// `maxPerUser` (the new one counts and is never among them), in the same transaction.
     /// - Parameters:
     ///   - maxPerUser: the most live sessions a user keeps (`session.maxPerUser`); at least 1.
-    ///   - others as in `create(userID:userAgent:ip:now:refreshTTL:maxLifetime:)`.
+    ///   - others as in `create(userID:userAgent:ip:now:refreshTTL:maxLifetime:dpopThumbprint:)`.
     /// - Returns: the new session and how many older sessions were revoked for the cap.
     /// - Throws: as `create`.
     public func create(
         userID: String, userAgent: String?, ip: String?, now: Date = Date(), refreshTTL: Duration,
-        maxLifetime: Duration, maxPerUser: Int
+        maxLifetime: Duration, maxPerUser: Int, dpopThumbprint: String?
     ) async throws(StoreError) -> (session: Session, revoked: Int) {
         try await database.write { (connection: Connection) throws(StoreError) in
             try Self.create(
                 userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL,
-                maxLifetime: maxLifetime, maxPerUser: maxPerUser, connection)
+                maxLifetime: maxLifetime, maxPerUser: maxPerUser, dpopThumbprint: dpopThumbprint, connection)
         }
     }
 
-    /// The blocking form of `create(…maxPerUser:) async`.
+    /// The blocking form of `create(…maxPerUser:dpopThumbprint:) async`.
     package func create(
         userID: String, userAgent: String?, ip: String?, now: Date = Date(), refreshTTL: Duration,
-        maxLifetime: Duration, maxPerUser: Int
+        maxLifetime: Duration, maxPerUser: Int, dpopThumbprint: String? = nil
     ) throws(StoreError) -> (session: Session, revoked: Int) {
         try database.write { (connection: Connection) throws(StoreError) in
             try Self.create(
                 userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL,
-                maxLifetime: maxLifetime, maxPerUser: maxPerUser, connection)
+                maxLifetime: maxLifetime, maxPerUser: maxPerUser, dpopThumbprint: dpopThumbprint, connection)
         }
     }
 
@@ -42,11 +42,11 @@ extension SessionStore {
     /// caller's transaction.
     static func create(
         userID: String, userAgent: String?, ip: String?, now: Date, refreshTTL: Duration, maxLifetime: Duration,
-        maxPerUser: Int, _ connection: Connection
+        maxPerUser: Int, dpopThumbprint: String?, _ connection: Connection
     ) throws(StoreError) -> (session: Session, revoked: Int) {
         let session = try create(
             userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL,
-            maxLifetime: maxLifetime, connection)
+            maxLifetime: maxLifetime, dpopThumbprint: dpopThumbprint, connection)
         let revoked = try enforceCap(userID: userID, keeping: session.id, max: maxPerUser, now: now, connection)
         return (session, revoked)
     }

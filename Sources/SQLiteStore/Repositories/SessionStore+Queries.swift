@@ -10,7 +10,7 @@ import Store
 extension SessionStore {
     static func create(
         userID: String, userAgent: String?, ip: String?, now: Date, refreshTTL: Duration, maxLifetime: Duration,
-        _ connection: Connection
+        dpopThumbprint: String?, _ connection: Connection
     ) throws(StoreError) -> Session {
         // Checked in the same transaction, so a concurrent `disable` cannot leave a live session behind.
         guard let owner = try connection.queryOne("SELECT disabled_at FROM users WHERE id = ?", [.text(userID)]) else {
@@ -24,12 +24,12 @@ extension SessionStore {
             id: UUID().uuidString.lowercased(), userID: userID, createdAt: Date(storeMilliseconds: start),
             lastUsedAt: Date(storeMilliseconds: start), refreshExpiresAt: Date(storeMilliseconds: refresh),
             expiresAt: Date(storeMilliseconds: cap), revokedAt: nil, userAgent: userAgent, ip: ip, counter: 0,
-            rotatedAt: nil)
+            rotatedAt: nil, dpopThumbprint: dpopThumbprint)
         try connection.execute(
-            "INSERT INTO sessions (\(Session.columns)) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, 0, NULL)",
+            "INSERT INTO sessions (\(Session.columns)) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, 0, NULL, ?)",
             [
                 .text(session.id), .text(userID), .integer(start), .integer(start), .integer(refresh), .integer(cap),
-                SQLValue(userAgent), SQLValue(ip),
+                SQLValue(userAgent), SQLValue(ip), SQLValue(dpopThumbprint),
             ])
         return session
     }
@@ -48,7 +48,7 @@ extension SessionStore {
                 [.text(sessionID)])
         else { return .invalid }
         var session = try Session(row: row)
-        let userDisabled = try row.optionalInt64(11) != nil
+        let userDisabled = try row.optionalInt64(12) != nil
         switch Rotation.decide(
             session: session, presentedCounter: presentedCounter, userDisabled: userDisabled, now: now, grace: grace)
         {
@@ -125,12 +125,12 @@ extension SessionStore {
     static func status(_ sessionID: String, _ connection: Connection) throws(StoreError) -> SessionStatus? {
         guard
             let row = try connection.queryOne(
-                "SELECT user_id, revoked_at, expires_at, refresh_expires_at FROM sessions WHERE id = ?",
+                "SELECT user_id, revoked_at, expires_at, refresh_expires_at, dpop_jkt FROM sessions WHERE id = ?",
                 [.text(sessionID)])
         else { return nil }
         return SessionStatus(
             userID: try row.string(0), revokedAt: try row.optionalInt64(1).map(Date.init(storeMilliseconds:)),
             expiresAt: Date(storeMilliseconds: try row.int64(2)),
-            refreshExpiresAt: Date(storeMilliseconds: try row.int64(3)))
+            refreshExpiresAt: Date(storeMilliseconds: try row.int64(3)), dpopThumbprint: try row.optionalString(4))
     }
 }

@@ -24,17 +24,18 @@ public struct SessionStore: Sendable {
     /// - Parameters:
     ///   - refreshTTL: sliding lifetime of the refresh token (`refreshToken.ttlSeconds`).
     ///   - maxLifetime: absolute cap from `now` (`session.maxLifetimeSeconds`).
+    ///   - dpopThumbprint: the RFC 7638 thumbprint of the DPoP key the session is bound to, or nil (unbound).
     /// - Throws: `.notFound` for an unknown user, `.userDisabled` for a disabled one, `.unavailable` on a full
     ///   or read-only disk.
     @discardableResult
     package func create(
         userID: String, userAgent: String?, ip: String?, now: Date = Date(), refreshTTL: Duration,
-        maxLifetime: Duration
+        maxLifetime: Duration, dpopThumbprint: String? = nil
     ) throws(StoreError) -> Session {
         try database.write { (connection: Connection) throws(StoreError) in
             try Self.create(
                 userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL,
-                maxLifetime: maxLifetime, connection)
+                maxLifetime: maxLifetime, dpopThumbprint: dpopThumbprint, connection)
         }
     }
 

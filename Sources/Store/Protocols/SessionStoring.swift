@@ -20,12 +20,6 @@ public protocol SessionStoring: Sendable {
         maxPerUser: Int, dpopThumbprint: String?
     ) async throws(StoreError) -> (session: Session, revoked: Int)
 
-    /// PendingIssue35: the form without a thumbprint, until both stores take one.
-    func create(
-        userID: String, userAgent: String?, ip: String?, now: Date, refreshTTL: Duration, maxLifetime: Duration,
-        maxPerUser: Int
-    ) async throws(StoreError) -> (session: Session, revoked: Int)
-
     /// Decides a refresh in one transaction that holds the session row; see `SessionStore.rotate` for the
     /// rules and `RotationOutcome` for the answers.
     /// - Throws: `.unavailable` (including `.lockTimeout` when the row stays locked too long).

@@ -15,7 +15,9 @@ extension AuthSession {
     ///   - lockedRetryInterval: how often a locked store is read again (default 5 s).
     ///   - integrity: proves the app's integrity to the server (`AppAttestIntegrityProvider` with
     ///     ``DeviceCheckAppAttestService``, `DebugIntegrityProvider`…); `nil` sends no `X-App-Integrity`.
-    ///   - now: the clock used for expiry and backoff; the system clock by default.
+    ///   - dpop: binds the session to a DPoP key (`DPoPConfiguration`: a Secure Enclave key in the Keychain…);
+    ///     `nil` sends no proofs.
+    ///   - now: the clock used for expiry, backoff and the proofs' `iat`; the system clock by default.
     public init(
         baseURL: URL,
         store: any TokenStore = InMemoryTokenStore(),
@@ -24,11 +26,12 @@ extension AuthSession {
         refreshTimeout: TimeInterval = 5,
         lockedRetryInterval: TimeInterval = 5,
         integrity: (any AppIntegrityProvider)? = nil,
+        dpop: DPoPConfiguration? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.init(
             baseURL: baseURL, transport: URLSessionTransport(), store: store, trustedHosts: trustedHosts,
             refreshLeeway: refreshLeeway, refreshTimeout: refreshTimeout, lockedRetryInterval: lockedRetryInterval,
-            integrity: integrity, now: now)
+            integrity: integrity, dpop: dpop, now: now)
     }
 }

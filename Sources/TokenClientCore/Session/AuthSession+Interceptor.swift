@@ -5,18 +5,28 @@ import AuthAPI
 extension AuthSession {
     /// `request` with `Authorization: Bearer <access token>` when it goes to `baseURL`'s origin or a trusted host
     /// (refreshing first when the token expires within the leeway), and with `X-App-Integrity` when the session has
-    /// an ``AppIntegrityProvider`` and it goes to the server; any other request is returned unchanged.
-    /// - Throws: ``TokenClientError/signedOut``, ``TokenClientError/storageLocked``, what a refresh throws, and
-    ///   ``TokenClientError/integrity(_:)``.
+    /// an ``AppIntegrityProvider`` and it goes to the server; any other request is returned unchanged. With a
+    /// ``DPoPConfiguration``, a request to the server also gets a fresh `DPoP` proof, and a bound session's token goes
+    /// as `Authorization: DPoP …`: send the result once (a proof's `jti` is accepted once).
+    /// - Throws: ``TokenClientError/signedOut``, ``TokenClientError/storageLocked``, what a refresh throws,
+    ///   ``TokenClientError/integrity(_:)`` and ``TokenClientError/dpop(_:)``.
     public func authorize(_ request: TransportRequest) async throws -> TransportRequest {
         guard origins.trusts(request.url) else { return request }
         try prepare()
-        var request = authorized(request, try await usableTokens().accessToken)
+        var request = authorized(request, try await usableTokens())
         if let integrityTransport, integrityTransport.needsIntegrity(request.url) {
             let value = try await integrityTransport.cache.credential().value
             request.setValue(value, forHTTPHeaderField: HeaderName.appIntegrity)
         }
-        return request
+        return try withProof(request)
+    }
+
+    /// `request` with a new DPoP proof when the session has a ``DPoPConfiguration`` and the request needs one.
+    func withProof(_ request: TransportRequest) throws -> TransportRequest {
+        guard let dpopTransport, dpopTransport.needsProof(request), let key = try dpopTransport.signingKey() else {
+            return request
+        }
+        return try dpopTransport.signed(request, with: key)
     }
 
     /// What to send after `response` refused `request`: the request again with a newer token, or `nil` when it
@@ -26,8 +36,10 @@ extension AuthSession {
     /// (its bearer is one of the current sign-in's tokens: never a request made as a user who has since signed
     /// out), on a trusted origin, without a stream body, is retried; the newer token is the one another caller
     /// already got, or one shared refresh. A 401 with `WWW-Authenticate: AppIntegrity` for a request that carried
-    /// `X-App-Integrity` gives the request with a renewed value instead (no refresh). Call it once per request: a
-    /// second 401 is final.
+    /// `X-App-Integrity` gives the request with a renewed value instead (no refresh). With a ``DPoPConfiguration``,
+    /// the answer's `DPoP-Nonce` is remembered, a 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"` gives the
+    /// request with a proof carrying the new nonce, and every request returned carries a fresh proof. Call it once
+    /// per request: a second 401 is final.
     /// - Throws: what a refresh throws (``TokenClientError/signedOut`` when the refresh token was refused).
     public func handleRejection(of request: TransportRequest, response: TransportResponse) async throws
         -> TransportRequest?
@@ -40,15 +52,18 @@ extension AuthSession {
             request.setValue(renewed, forHTTPHeaderField: HeaderName.appIntegrity)
             return request
         }
+        if let dpopTransport, request.value(forHTTPHeaderField: HeaderName.dpop) != nil {
+            dpopTransport.nonces.record(response, for: request.url)
+            if request.isReplayable, DPoPTransport.isNonceChallenge(response, nil) { return try withProof(request) }
+        }
         guard origins.trusts(request.url), Self.isTokenRejection(response), request.isReplayable,
-            let header = request.value(forHTTPHeaderField: HeaderName.authorization), header.hasPrefix("Bearer ")
+            let sent = DPoPTransport.presentedToken(request)?.token
         else { return nil }
-        let sent = String(header.dropFirst("Bearer ".count))
         guard generationAccessTokens.contains(sent) else { return nil }
         try prepare()
         let startedIn = generation
         let renewed = try await renewedTokens(replacing: sent)
         guard generation == startedIn else { return nil }
-        return authorized(request, renewed.accessToken)
+        return try withProof(authorized(request, renewed))
     }
 }

@@ -32,12 +32,13 @@ extension AuthSession {
             try WireCoding.requireSuccess(data: data, response: response)
             return
         }
-        signOutLocally(reason: .userAction)
+        let key = signOutLocally(reason: .userAction)
         // The refresh token in the body identifies the session; an access token known to be expired would only
-        // earn a 401.
+        // earn a 401. The DPoP key, deleted from its store, still signs this logout.
         let logout = PendingLogout(
             refreshToken: current.refreshToken,
-            accessToken: hasPassed(current.accessTokenExpiresAt) ? nil : current.accessToken, scope: scope)
+            accessToken: hasPassed(current.accessTokenExpiresAt) ? nil : current.accessToken, scope: scope,
+            tokenType: current.tokenType, dpopKey: key)
         try await tell(logout)
     }
 
@@ -50,12 +51,20 @@ extension AuthSession {
     }
 
     /// Tells the server of `logout` within ``refreshTimeout``; keeps it in ``pendingLogouts`` when the server did
-    /// not get it (no answer, 5xx, 429). A 401 means the session is already over: nothing to keep.
+    /// not get it (no answer, 5xx, 429). A 401 means the session is already over: nothing to keep. Signed with the
+    /// logout's own DPoP key, if it had one (the session's is gone).
     private func tell(_ logout: PendingLogout) async throws {
         var request = logoutRequest(refreshToken: logout.refreshToken, scope: logout.scope)
-        if let access = logout.accessToken { request = authorized(request, access) }
+        if let access = logout.accessToken {
+            let tokens = StoredTokens(
+                accessToken: access, refreshToken: logout.refreshToken, tokenType: logout.tokenType)
+            request = authorized(request, tokens)
+        }
+        let signing = logout.dpopKey.map { DPoPTransport.Signing.pinned($0) } ?? .unsigned
         do {
-            let (data, response) = try await exchangeWithinRefreshTimeout(request)
+            let (data, response) = try await DPoPTransport.$signing.withValue(signing) {
+                try await exchangeWithinRefreshTimeout(request)
+            }
             if response.statusCode == 401 { return }
             if response.statusCode >= 500 || response.statusCode == 429 { keep(logout) }
             try WireCoding.requireSuccess(data: data, response: response)

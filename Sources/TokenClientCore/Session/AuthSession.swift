@@ -34,6 +34,8 @@ public actor AuthSession: AuthenticatedTransport {
     let transport: any HTTPTransport
     /// The transport that attaches `X-App-Integrity` (``transport`` itself) when the session has a provider.
     let integrityTransport: IntegrityTransport?
+    /// The transport that signs DPoP proofs (under the integrity one) when the session has a ``DPoPConfiguration``.
+    let dpopTransport: DPoPTransport?
     let store: any TokenStore
     let now: @Sendable () -> Date
     let refreshLeeway: TimeInterval
@@ -86,7 +88,10 @@ public actor AuthSession: AuthenticatedTransport {
     ///     ``DebugIntegrityProvider``…): every request to the server but `/integrity/*` then carries
     ///     `X-App-Integrity`, obtained lazily, renewed 60 s before it expires and once when the server refuses it.
     ///     `nil` (the default) sends none.
-    ///   - now: the clock used for expiry and backoff; the system clock by default.
+    ///   - dpop: binds the session to a DPoP key (RFC 9449): every request to the server then carries a `DPoP`
+    ///     proof, a bound session's access token goes out as `Authorization: DPoP …`, and the key (kept in the
+    ///     configuration's ``DPoPKeyStore``) is deleted at sign-out. `nil` (the default) sends no proofs.
+    ///   - now: the clock used for expiry, backoff and the proofs' `iat`; the system clock by default.
     public init(
         baseURL: URL,
         transport: any HTTPTransport,
@@ -96,14 +101,18 @@ public actor AuthSession: AuthenticatedTransport {
         refreshTimeout: TimeInterval = 5,
         lockedRetryInterval: TimeInterval = 5,
         integrity: (any AppIntegrityProvider)? = nil,
+        dpop: DPoPConfiguration? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL
+        let dpopTransport = dpop.map { DPoPTransport(base: transport, baseURL: baseURL, configuration: $0, now: now) }
+        self.dpopTransport = dpopTransport
+        let signing: any HTTPTransport = dpopTransport ?? transport
         let integrityTransport = integrity.map {
-            IntegrityTransport(base: transport, baseURL: baseURL, provider: $0, now: now)
+            IntegrityTransport(base: signing, baseURL: baseURL, provider: $0, now: now)
         }
         self.integrityTransport = integrityTransport
-        self.transport = integrityTransport ?? transport
+        self.transport = integrityTransport ?? signing
         self.store = store
         self.origins = TrustedOrigins(baseURL: baseURL, hosts: trustedHosts)
         self.refreshLeeway = refreshLeeway
@@ -126,7 +135,7 @@ public actor AuthSession: AuthenticatedTransport {
         self.snapshotBox = Locked(
             SessionSnapshot(
                 state: state, accessToken: loaded?.accessToken, accessTokenExpiresAt: loaded?.accessTokenExpiresAt,
-                user: loaded?.user))
+                user: loaded?.user, tokenType: loaded?.tokenType))
         if locked { Self.retryWhileLocked(self, every: lockedRetryInterval) }
     }
 
@@ -200,11 +209,12 @@ public actor AuthSession: AuthenticatedTransport {
         return try await usableTokens().accessToken
     }
 
-    /// Sends `request`, with `Authorization: Bearer <access token>` when it goes to `baseURL`'s origin or a
-    /// trusted host (any other request is sent unchanged, and never retried).
+    /// Sends `request`, with `Authorization: Bearer <access token>` (`DPoP <access token>` and a proof for a bound
+    /// session) when it goes to `baseURL`'s origin or a trusted host (any other request is sent unchanged, and never
+    /// retried).
     ///
     /// Refreshes first when the token is known to have expired. On a 401 whose `WWW-Authenticate` says
-    /// `error="invalid_token"` it obtains a newer token (one shared refresh, or the token another caller already
+    /// `error="invalid_token"` (or a `DPoP` challenge saying so) it obtains a newer token (one shared refresh, or the token another caller already
     /// got) and retries **once**; any other status, and any other 401, is returned as is. The body is re-sent on
     /// the retry; a request whose body is a stream (from `TokenClient`'s `URLRequest` face) is not replayed, nor one
     /// whose session changed meanwhile (a login as another user).
@@ -216,7 +226,7 @@ public actor AuthSession: AuthenticatedTransport {
         try prepare()
         let startedIn = generation
         let first = try await usableTokens()
-        let (data, response) = try await WireCoding.exchange(transport, authorized(request, first.accessToken))
+        let (data, response) = try await WireCoding.exchange(transport, authorized(request, first))
         guard Self.isTokenRejection(response) else { return (data, response) }
         let refused = TokenClientError.server(status: 401, body: WireCoding.errorBody(data))
         guard request.isReplayable else {
@@ -226,7 +236,7 @@ public actor AuthSession: AuthenticatedTransport {
         }
         let renewed = try await renewedTokens(replacing: first.accessToken)
         guard generation == startedIn else { throw refused }
-        let retry = try await WireCoding.exchange(transport, authorized(request, renewed.accessToken))
+        let retry = try await WireCoding.exchange(transport, authorized(request, renewed))
         guard retry.1.statusCode != 401 else {
             throw TokenClientError.server(status: 401, body: WireCoding.errorBody(retry.0))
         }
@@ -249,9 +259,10 @@ public actor AuthSession: AuthenticatedTransport {
         return try await Deadline.run(seconds: refreshTimeout) { try await WireCoding.exchange(transport, sent) }
     }
 
-    func authorized(_ request: TransportRequest, _ accessToken: String) -> TransportRequest {
+    /// `request` presenting `tokens`' access token: `Bearer`, or `DPoP` for a bound session.
+    func authorized(_ request: TransportRequest, _ tokens: StoredTokens) -> TransportRequest {
         var request = request
-        request.setValue("Bearer \(accessToken)", forHTTPHeaderField: HeaderName.authorization)
+        request.setValue(tokens.authorizationValue, forHTTPHeaderField: HeaderName.authorization)
         return request
     }
 
@@ -272,7 +283,7 @@ public actor AuthSession: AuthenticatedTransport {
         }
         return StoredTokens(
             accessToken: access, refreshToken: refresh, accessTokenExpiresAt: expiresAt, user: answer.user,
-            refreshTokenExpiresAt: refreshExpiresAt)
+            refreshTokenExpiresAt: refreshExpiresAt, tokenType: answer.tokenType ?? TokenResponse.bearerType)
     }
 
     /// Starts a new generation with the tokens of a login or sign-in, and publishes ``SessionEvent/signedIn(_:)``.
@@ -319,9 +330,13 @@ public actor AuthSession: AuthenticatedTransport {
         }
     }
 
-    /// Forgets the tokens (memory and store), ends the generation and publishes ``SessionState/signedOut`` and
-    /// ``SessionEvent/signedOut(reason:)``.
-    func signOutLocally(reason: SignOutReason) {
+    /// Forgets the tokens (memory and store) and the DPoP key (deleted from its store), ends the generation and
+    /// publishes ``SessionState/signedOut`` and ``SessionEvent/signedOut(reason:)``.
+    /// - Returns: the DPoP key the session had, to sign a request still to be sent for it (the logout).
+    @discardableResult
+    func signOutLocally(reason: SignOutReason) -> (any DPoPKey)? {
+        // Before the store is cleared: a FileTokenStore holds the key too.
+        let key = dpopTransport?.keys.discard()
         tokens = nil
         refreshInFlight = nil
         backoff = nil
@@ -335,6 +350,7 @@ public actor AuthSession: AuthenticatedTransport {
         }
         publish(.signedOut)
         emit(.signedOut(reason: reason))
+        return key
     }
 
     func publish(_ new: SessionState) {
@@ -350,7 +366,7 @@ public actor AuthSession: AuthenticatedTransport {
     private func updateSnapshot() {
         let snapshot = SessionSnapshot(
             state: state, accessToken: tokens?.accessToken, accessTokenExpiresAt: tokens?.accessTokenExpiresAt,
-            user: tokens?.user)
+            user: tokens?.user, tokenType: tokens?.tokenType)
         snapshotBox.withLock { $0 = snapshot }
     }
 

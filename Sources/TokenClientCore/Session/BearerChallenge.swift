@@ -6,15 +6,21 @@
 enum BearerChallenge {
     /// True when `header` holds a `Bearer` challenge whose `error` parameter is `invalid_token` (quoted or not,
     /// any case for the scheme and parameter name), among any number of challenges.
+    /// A `DPoP` challenge with `invalid_token` (a bound token sent as `Bearer`, RFC 9449 §7.1) counts the same.
     static func isInvalidToken(_ header: String?) -> Bool {
+        hasError("invalid_token", schemes: ["bearer", "dpop"], header)
+    }
+
+    /// True when `header` holds a challenge of one of `schemes` (lowercase) whose `error` parameter is `code`.
+    static func hasError(_ code: String, schemes: Set<String>, _ header: String?) -> Bool {
         guard let header else { return false }
-        var inBearer = false
+        var inScheme = false
         for item in items(of: header) {
             switch item {
             case .scheme(let name):
-                inBearer = name.lowercased() == "bearer"
+                inScheme = schemes.contains(name.lowercased())
             case .parameter(let name, let value):
-                if inBearer, name.lowercased() == "error", value == "invalid_token" { return true }
+                if inScheme, name.lowercased() == "error", value == code { return true }
             }
         }
         return false

@@ -20,13 +20,20 @@ public struct SessionSnapshot: Sendable, Equatable {
     public var accessTokenExpiresAt: Date?
     /// The signed-in user, when known.
     public var user: User?
+    /// The access token's type: `"Bearer"`, or `"DPoP"` for a bound session, whose token is useless without a
+    /// proof (send such requests through ``AuthSession/authorize(_:)`` instead).
+    public var tokenType: String?
 
     /// Creates a snapshot.
-    public init(state: SessionState, accessToken: String? = nil, accessTokenExpiresAt: Date? = nil, user: User? = nil) {
+    public init(
+        state: SessionState, accessToken: String? = nil, accessTokenExpiresAt: Date? = nil, user: User? = nil,
+        tokenType: String? = nil
+    ) {
         self.state = state
         self.accessToken = accessToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.user = user
+        self.tokenType = tokenType
     }
 }
 
@@ -39,7 +46,7 @@ extension SessionSnapshot: CustomStringConvertible, CustomDebugStringConvertible
     private var shownFields: KeyValuePairs<String, Any> {
         [
             "state": state, "accessToken": Redacted.optional(accessToken) as Any,
-            "accessTokenExpiresAt": accessTokenExpiresAt as Any, "user": user as Any,
+            "accessTokenExpiresAt": accessTokenExpiresAt as Any, "user": user as Any, "tokenType": tokenType as Any,
         ]
     }
 }

@@ -24,6 +24,9 @@ import PrivateFiles
 /// Processes sharing the file (an app and its extension, the command line) take ``lock()``, a `flock(2)` on
 /// `<file>.lock` beside it, around a refresh. The lock file stays when the tokens are cleared. On Apple platforms
 /// prefer ``KeychainTokenStore``.
+///
+/// The store is also a ``DPoPKeyStore``: a bound session's DPoP key is kept in the same file (its `dpopKey`
+/// member), saved with the tokens and removed with them by ``clear()``.
 public struct FileTokenStore: TokenStore {
     /// The JSON file.
     public let url: URL
@@ -41,31 +44,43 @@ public struct FileTokenStore: TokenStore {
     /// Reads the file; `nil` when it does not exist.
     /// - Throws: ``TokenClientError/storage(_:)`` when it exists but cannot be read or decoded.
     public func load() throws -> StoredTokens? {
+        try document()?.tokens
+    }
+
+    /// Atomically replaces the tokens in the file, mode 0600 (a DPoP key already there stays).
+    /// - Throws: ``TokenClientError/storage(_:)`` when the file cannot be written.
+    public func save(_ tokens: StoredTokens) throws {
+        let key = (try? document())?.dpopKey
+        try write(SessionFileDocument(tokens: tokens, dpopKey: key))
+    }
+
+    /// Deletes the file (the tokens and any DPoP key); succeeds when it is already gone.
+    /// - Throws: ``TokenClientError/storage(_:)`` when it exists and cannot be deleted.
+    public func clear() throws {
+        guard unlink(url.path) == 0 || errno == ENOENT else {
+            throw TokenClientError.storage("cannot delete token file \(url.path): errno \(errno)")
+        }
+    }
+
+    /// The file's content, `nil` when it does not exist.
+    /// - Throws: ``TokenClientError/storage(_:)`` when it exists but cannot be read or decoded.
+    func document() throws -> SessionFileDocument? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            let data = try Data(contentsOf: url)
-            return try StoredTokens(storageJSON: data)
+            return try SessionFileDocument(data: try Data(contentsOf: url))
         } catch {
             throw TokenClientError.storage("cannot read token file \(url.path): \(type(of: error))")
         }
     }
 
-    /// Atomically replaces the file with `tokens`, mode 0600.
+    /// Atomically replaces the file with `document`, mode 0600.
     /// - Throws: ``TokenClientError/storage(_:)`` when the file cannot be written.
-    public func save(_ tokens: StoredTokens) throws {
-        let data = try tokens.storageJSON()
+    func write(_ document: SessionFileDocument) throws {
+        let data = try document.encoded()
         do {
             try PrivateFile.writeAtomically(data, to: url.path)
         } catch {
             throw TokenClientError.storage(Self.reason(error, target: url.path))
-        }
-    }
-
-    /// Deletes the file; succeeds when it is already gone.
-    /// - Throws: ``TokenClientError/storage(_:)`` when it exists and cannot be deleted.
-    public func clear() throws {
-        guard unlink(url.path) == 0 || errno == ENOENT else {
-            throw TokenClientError.storage("cannot delete token file \(url.path): errno \(errno)")
         }
     }
 

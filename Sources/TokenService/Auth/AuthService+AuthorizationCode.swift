@@ -38,6 +38,7 @@ extension AuthService {
             metrics.oauthSignIns.increment(.tokenInvalidRequest)
             return Self.oauthError(.invalidRequest, "Missing \(missing).")
         }
+        let binding = try await authenticator.dpop.bindingForNewSession(request, strategy: strategy, now: now())
         let codeHash = try OAuthRandom.sha256Hex(body.code)
         let redemption: CodeRedemption
         do {
@@ -82,7 +83,7 @@ extension AuthService {
                 userID: user.id, userAgent: request.headers["User-Agent"].map { String($0.prefix(256)) },
                 ip: request.clientAddress?.description ?? request.remoteAddress, now: now(),
                 refreshTTL: limits.refreshTTL, maxLifetime: limits.sessionMaxLifetime,
-                maxPerUser: limits.maxSessionsPerUser)
+                maxPerUser: limits.maxSessionsPerUser, dpopThumbprint: binding)
             session = created.session
             if created.revoked > 0 { metrics.sessionsRevoked.increment(.sessionCap, by: created.revoked) }
             guard try await browser.store.attachSession(codeHash: codeHash, sessionID: session.id) else {

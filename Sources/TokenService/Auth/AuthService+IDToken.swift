@@ -39,6 +39,7 @@ extension AuthService {
         }
         let strategy = try Self.strategy(of: request)
         let body = try IDTokenSignInRequest(body: request)
+        let binding = try await authenticator.dpop.bindingForNewSession(request, strategy: strategy, now: now())
         guard let verifier = identity.verifiers[body.provider] else {
             throw ServiceError.invalidRequest("Unknown provider.")
         }
@@ -100,7 +101,7 @@ extension AuthService {
                 userID: user.id, userAgent: request.headers["User-Agent"].map { String($0.prefix(256)) },
                 ip: request.clientAddress?.description ?? request.remoteAddress, now: now(),
                 refreshTTL: limits.refreshTTL, maxLifetime: limits.sessionMaxLifetime,
-                maxPerUser: limits.maxSessionsPerUser)
+                maxPerUser: limits.maxSessionsPerUser, dpopThumbprint: binding)
             session = created.session
             if created.revoked > 0 { metrics.sessionsRevoked.increment(.sessionCap, by: created.revoked) }
         } catch {

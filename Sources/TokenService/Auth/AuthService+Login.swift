@@ -21,6 +21,8 @@ extension AuthService {
         }
         let strategy = try Self.strategy(of: request)
         let body = try LoginRequest(body: request)
+        // The proof is checked before the password: a bad one costs no hashing.
+        let binding = try await authenticator.dpop.bindingForNewSession(request, strategy: strategy, now: now())
         let rawEmail = body.email
         let rawPassword = body.password
         guard let email = EmailAddress(rawEmail) else {
@@ -80,7 +82,7 @@ extension AuthService {
         if hasher.existing?.needsRehash(storedHash) ?? false {
             await upgradeHash(of: user, password: password, context: context)
         }
-        let session = try await openSession(for: user, request)
+        let session = try await openSession(for: user, request, dpopThumbprint: binding)
         metrics.logins.increment(.succeeded)
         return try tokenResponse(user: user, session: session, counter: session.counter, strategy: strategy)
     }

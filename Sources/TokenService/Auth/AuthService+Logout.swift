@@ -11,7 +11,8 @@ extension AuthService {
     /// `others` and `global` end sessions the credential does not belong to, so they need the credential of a
     /// live session: an access token that passes every check of an authenticated request, or the live refresh
     /// token (not a spent one) of a live session; else 401 (`invalid_token`, or `invalid_grant` when only a
-    /// refresh token was presented) and nothing is revoked. With no credential at all the answer is 401.
+    /// refresh token was presented) and nothing is revoked. With no credential at all the answer is 401. A credential
+    /// of a session bound to a DPoP key names it only with a proof by that key.
     func logout(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         let scope = try Self.scope(of: request)
         // The body is checked even when the access token alone names the session: a malformed one is 400 and
@@ -48,11 +49,20 @@ extension AuthService {
         _ request: HTTPRequest, bodyRefresh: String?
     ) async throws(ServiceError) -> (userID: String, sessionID: String)? {
         var presented = false
-        if let (token, viaCookie) = try Self.accessCredential(in: request) {
+        if let credential = try Self.accessCredential(in: request) {
             presented = true
-            if viaCookie { try Authenticator.checkCSRF(request) }
+            if credential.viaCookie { try Authenticator.checkCSRF(request) }
             let lenient = Int64(limits.sessionMaxLifetime.components.seconds)
-            if let claims = try? accessTokens.verify(token, now: now(), extraLeeway: lenient) {
+            if let claims = try? accessTokens.verify(credential.token, now: now(), extraLeeway: lenient) {
+                // A bound token names its session only with a proof by its key: a copied token cannot sign the
+                // owner out.
+                let dpop = authenticator.dpop
+                if let proof = try dpop.checkResource(
+                    request, token: credential.token, scheme: credential.scheme,
+                    boundTo: claims.confirmationThumbprint, now: now())
+                {
+                    try await dpop.record(proof, atTokenEndpoint: false, now: now())
+                }
                 return (claims.subject, claims.sessionID)
             }
         }
@@ -61,6 +71,9 @@ extension AuthService {
             if let claims = refreshTokens.decode(refresh),
                 let status = try? await sessions.status(sessionID: claims.sessionID)
             {
+                if let bound = status.dpopThumbprint {
+                    try await authenticator.dpop.checkPossession(request, boundTo: bound, now: now())
+                }
                 return (status.userID, claims.sessionID)
             }
         }
@@ -92,6 +105,9 @@ extension AuthService {
                 throw .unavailable("The session store is unavailable; retry later.", retryAfter: 1)
             }
             if let session, session.counter == claims.counter, session.isLive(at: now()) {
+                if let bound = session.dpopThumbprint {
+                    try await authenticator.dpop.checkPossession(request, boundTo: bound, now: now())
+                }
                 return (session.userID, session.id)
             }
         }
@@ -100,7 +116,7 @@ extension AuthService {
 
     /// The access token and whether it came from the cookie, or nil when none was presented in a usable form;
     /// a malformed `Authorization` (two fields, `Bearer` alone) is 400 here as everywhere.
-    private static func accessCredential(in request: HTTPRequest) throws(ServiceError) -> (String, Bool)? {
+    private static func accessCredential(in request: HTTPRequest) throws(ServiceError) -> AccessCredential? {
         do {
             return try Authenticator.credential(in: request)
         } catch .invalidRequest(let message) {

@@ -8,7 +8,8 @@ extension AuthService {
     ///
     /// Rotation with reuse detection and a grace window (API.md): the live token rotates; its parent presented
     /// again within `refreshToken.reuseGraceSeconds` converges on the same live token; any other reuse revokes
-    /// the session. Unknown, expired, revoked and malformed tokens share one 401 `invalid_grant` body.
+    /// the session. Unknown, expired, revoked and malformed tokens share one 401 `invalid_grant` body. A session
+    /// bound to a DPoP key needs a proof by that key (`DPoPGate.checkRefresh`); the new pair stays bound.
     func refresh(_ request: HTTPRequest, _ context: RequestContext) async throws -> HTTPResponse {
         try await limitAddress(request)
         var strategy = try Self.strategy(of: request)
@@ -29,6 +30,16 @@ extension AuthService {
             presented = try RefreshRequest(body: request).refreshToken
         }
         guard let claims = refreshTokens.decode(presented) else { throw ServiceError.invalidGrant }
+        // The session's binding decides whether a proof is needed, before anything changes: a refresh by another
+        // key is refused without rotating or revoking (a thief holding the token cannot sign the owner out).
+        let binding: SessionStatus?
+        do {
+            binding = try await sessions.status(sessionID: claims.sessionID)
+        } catch {
+            throw Self.mapStore(error)
+        }
+        try await authenticator.dpop.checkRefresh(
+            request, boundTo: binding?.dpopThumbprint, strategy: strategy, now: now())
         let rotation: RotationResult
         do {
             // The user comes with the rotation (read under the same lock): no second round trip for it.

@@ -6,7 +6,8 @@ import Store
 
 extension AuthService {
     /// The 200 answer of login, refresh, ID-token sign-in and `/auth/token`: tokens in the body (bearer) or in
-    /// cookies (cookie mode), with `Cache-Control: no-store` and `Pragma: no-cache`; in both modes `expiresAt` (the
+    /// cookies (cookie mode); a session bound to a DPoP key gets `cnf.jkt` in its access token and `tokenType`
+    /// `DPoP`; with `Cache-Control: no-store` and `Pragma: no-cache`; in both modes `expiresAt` (the
     /// access token's `exp`) and `refreshExpiresAt` (the earlier of the session's sliding and absolute expiry, in
     /// whole seconds, rounded down); `created` is set by ID-token sign-in only.
     func tokenResponse(
@@ -15,7 +16,8 @@ extension AuthService {
     ) throws -> HTTPResponse {
         // `auth_time` is the session's creation: the sign-in, which refreshes of this session keep.
         let issued = try accessTokens.issue(
-            for: user, sessionID: session.id, authTime: session.createdAt, now: now())
+            for: user, sessionID: session.id, authTime: session.createdAt, dpopThumbprint: session.dpopThumbprint,
+            now: now())
         guard let refresh = refreshTokens.encode(sessionID: session.id, counter: counter) else {
             throw ServiceError.invalidGrant
         }
@@ -29,7 +31,8 @@ extension AuthService {
         case .bearer:
             body = .bearer(
                 accessToken: issued.token, refreshToken: refresh, expiresIn: issued.expiresIn,
-                expiresAt: issued.expiresAt, refreshExpiresAt: refreshExpiresAt, user: Self.wireUser(user))
+                expiresAt: issued.expiresAt, refreshExpiresAt: refreshExpiresAt, user: Self.wireUser(user),
+                tokenType: session.dpopThumbprint == nil ? TokenResponse.bearerType : TokenResponse.dpopType)
             body.created = created
         case .cookie:
             let refreshLifetime = max(0, Int(session.refreshExpiresAt.timeIntervalSince(now())))
@@ -46,6 +49,11 @@ extension AuthService {
                 accessToken: nil, refreshToken: nil, tokenType: nil, expiresIn: issued.expiresIn,
                 expiresAt: issued.expiresAt, refreshExpiresAt: refreshExpiresAt, user: Self.wireUser(user),
                 created: created)
+        }
+        // While nonces are required, every token answer hands out the current one (RFC 9449 §8.2), so a client
+        // rarely meets `use_dpop_nonce`.
+        if let nonce = authenticator.dpop.currentNonce(now: now()) {
+            headers.add(name: HeaderName.dpopNonce, value: nonce)
         }
         return .json(status: status, bytes: body.jsonBytes(), headers: headers)
     }

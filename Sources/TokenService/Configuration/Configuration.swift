@@ -58,6 +58,8 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     /// App integrity (`integrity.*`): App Attest, Play Integrity, App Check, the per-route policy and debug tokens,
     /// read by the AppIntegrity module from its own section. Default: every route `off`, no platform.
     public var integrity = IntegrityConfiguration()
+    /// DPoP-bound sessions (`dpop.*`). Default: optional binding, ES256 and EdDSA, 60 s proofs, no nonces.
+    public var dpop = DPoP()
 
     /// The built-in defaults: every section at its documented default.
     public init() {}

@@ -73,6 +73,7 @@ extension ConfigurationLoader {
         var missing: [String] = []
         if configuration.accessToken.keys.isEmpty { missing.append("accessToken.keys") }
         if configuration.refreshToken.secret == nil { missing.append("refreshToken.secret") }
+        if configuration.dpop.requireNonce, configuration.dpop.nonceSecret == nil { missing.append("dpop.nonceSecret") }
         guard !missing.isEmpty else { return }
         throw .invalidValue(
             key: missing.joined(separator: " and "), source: "",

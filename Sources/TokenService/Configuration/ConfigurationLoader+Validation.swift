@@ -19,6 +19,7 @@ extension ConfigurationLoader {
         configuration.identity.tokenEncryptionKey = try tokenEncryptionKey(configuration.identity)
         try checkKeyReuse(configuration)
         try validateIntegrity(&configuration)
+        try validateDPoP(configuration)
         if configuration.identity.hasBrowserProviders, configuration.publicURL == nil {
             let name = configuration.identity.providers.first { $0.browser != nil }?.name ?? ""
             throw .invalidValue(

@@ -49,6 +49,7 @@ extension TokenServiceConfiguration {
         } catch {
             throw .invalidValue(key: error.path, source: "configuration", reason: error.reason)
         }
+        dpop = DPoP(reader: reader.scoped(to: "dpop"))
         publicURL = reader.optionalString(forKey: "server.publicURL")
         log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
         log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format

@@ -34,6 +34,8 @@ extension EmailFlows {
         try await auth.limitAddress(request)
         let strategy = try AuthService.strategy(of: request)
         let body = try PasswordResetConfirmRequest(body: request)
+        let binding = try await auth.authenticator.dpop.bindingForNewSession(
+            request, strategy: strategy, now: auth.now())
         let email = try Self.address(body.email)
         let password = try auth.acceptedNewPassword(body.newPassword)
         let code = try await redeem(.passwordReset, subject: email, code: body.code)
@@ -53,7 +55,7 @@ extension EmailFlows {
         }
         // The new password works at once, whatever failures the old one collected.
         try? await auth.limits.accountFailures.reset(email)
-        let session = try await auth.openSession(for: verified, request)
+        let session = try await auth.openSession(for: verified, request, dpopThumbprint: binding)
         auth.metrics.logins.increment(.succeeded)
         return try auth.tokenResponse(user: verified, session: session, counter: session.counter, strategy: strategy)
     }

@@ -34,11 +34,13 @@ extension EmailFlows {
         try await auth.limitAddress(request)
         let strategy = try AuthService.strategy(of: request)
         let body = try EmailCodeSignInRequest(body: request)
+        let binding = try await auth.authenticator.dpop.bindingForNewSession(
+            request, strategy: strategy, now: auth.now())
         let email = try Self.address(body.email)
         _ = try await redeem(.signIn, subject: email, code: body.code)
         let (user, created) = try await signInAccount(email)
         context.accessLogMetadata["user.id"] = .string(user.id)
-        let session = try await auth.openSession(for: user, request)
+        let session = try await auth.openSession(for: user, request, dpopThumbprint: binding)
         auth.metrics.logins.increment(.succeeded)
         return try auth.tokenResponse(
             user: user, session: session, counter: session.counter, strategy: strategy, created: created)

@@ -1,4 +1,5 @@
 import JWT
+import StrictJSON
 
 /// The claims of a verified integrity token (API.md "App integrity"): which app installation proved itself, not
 /// which user.
@@ -11,6 +12,8 @@ struct IntegrityClaims: JWTPayload, Equatable {
     let appID: String
     let expiresAt: Int64
     let issuedAt: Int64
+    /// `cnf.jkt`: the DPoP key the token is bound to (the exchange came with a proof), or nil.
+    let confirmationThumbprint: String?
 
     init(claims: JWTClaims) throws(JWTError) {
         guard let subject = claims.subject, !subject.isEmpty else { throw .missingClaim("sub") }
@@ -25,5 +28,14 @@ struct IntegrityClaims: JWTPayload, Equatable {
         self.appID = appID
         self.expiresAt = expiresAt
         self.issuedAt = issuedAt
+        switch claims["cnf"] {
+        case nil: confirmationThumbprint = nil
+        case .object(let confirmation)?:
+            guard case .string(let thumbprint)? = confirmation["jkt"], !thumbprint.isEmpty else {
+                throw .invalidClaim("cnf")
+            }
+            confirmationThumbprint = thumbprint
+        default: throw .invalidClaim("cnf")
+        }
     }
 }

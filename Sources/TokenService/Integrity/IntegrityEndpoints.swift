@@ -29,6 +29,8 @@ struct IntegrityEndpoints: Sendable {
     let apple: AppAttestVerifier?
     let android: PlayIntegrityVerifier?
     let tokens: IntegrityTokens
+    /// Binds a new integrity token to the DPoP key of a valid proof sent with the exchange (`cnf.jkt`).
+    let dpop: DPoPGate
     let maxPendingChallenges: Int
     let metrics: IntegrityMetrics
     /// Counts the request toward the per-address limit (`AuthService.limitAddress`), throwing 429 beyond it.
@@ -71,6 +73,7 @@ struct IntegrityEndpoints: Sendable {
         guard let apple else { throw ServiceError.notFound }
         try await limitAddress(request)
         let body = try AppleAttestationRequest(body: request)
+        let binding = try await dpop.bindingForIntegrityToken(request, now: now())
         guard StandardBase64.decode(body.keyId)?.count == 32 else {
             throw ServiceError.invalidRequest("keyId must be the standard base64 of 32 bytes.")
         }
@@ -98,7 +101,9 @@ struct IntegrityEndpoints: Sendable {
         context.logger.info(
             "app attest key attested",
             metadata: ["app_id": "\(verified.appID)", "environment": "\(key.environment.rawValue)"])
-        return try answer(.apple, subject: body.keyId, appID: verified.appID, route: .attest, issued: .appleAttest)
+        return try answer(
+            .apple, subject: body.keyId, appID: verified.appID, route: .attest, issued: .appleAttest,
+            binding: binding)
     }
 
     /// `POST /integrity/apple/assert` `{"keyId", "assertion", "challenge"}` → `200 {"integrityToken", "expiresIn"}`.
@@ -106,6 +111,7 @@ struct IntegrityEndpoints: Sendable {
         guard let apple else { throw ServiceError.notFound }
         try await limitAddress(request)
         let body = try AppleAssertionRequest(body: request)
+        let binding = try await dpop.bindingForIntegrityToken(request, now: now())
         guard body.keyId.utf8.count <= 64 else { throw ServiceError.invalidRequest("keyId is too long.") }
         let assertion = try Self.decode(body.assertion, name: "assertion", max: Self.maxAssertionBytes)
         let clientDataHash = try await consume(body.challenge, route: .assert, context)
@@ -137,7 +143,9 @@ struct IntegrityEndpoints: Sendable {
             throw refuse(
                 .failed(.counter, detail: "counter \(counter) not above the stored one"), route: .assert, context)
         }
-        return try answer(.apple, subject: key.keyID, appID: key.appID, route: .assert, issued: .appleAssert)
+        return try answer(
+            .apple, subject: key.keyID, appID: key.appID, route: .assert, issued: .appleAssert,
+            binding: binding)
     }
 
     /// `POST /integrity/android` `{"integrityToken", "challenge"}` → `200 {"integrityToken", "expiresIn"}`.
@@ -145,6 +153,7 @@ struct IntegrityEndpoints: Sendable {
         guard let android else { throw ServiceError.notFound }
         try await limitAddress(request)
         let body = try AndroidIntegrityRequest(body: request)
+        let binding = try await dpop.bindingForIntegrityToken(request, now: now())
         guard body.integrityToken.utf8.count <= Self.maxPlayTokenBytes else {
             throw ServiceError.invalidRequest("integrityToken is longer than 16 KiB.")
         }
@@ -156,7 +165,8 @@ struct IntegrityEndpoints: Sendable {
             throw refuse(error, route: .android, context)
         }
         return try answer(
-            .android, subject: verdict.packageName, appID: verdict.packageName, route: .android, issued: .android)
+            .android, subject: verdict.packageName, appID: verdict.packageName, route: .android, issued: .android,
+            binding: binding)
     }
 
     // MARK: - Shared steps
@@ -193,9 +203,10 @@ struct IntegrityEndpoints: Sendable {
 
     private func answer(
         _ platform: IntegrityTokens.Platform, subject: String, appID: String, route: IntegrityMetrics.Route,
-        issued: IntegrityMetrics.Issued
+        issued: IntegrityMetrics.Issued, binding: String?
     ) throws -> HTTPResponse {
-        let token = try tokens.issue(platform: platform, subject: subject, appID: appID, now: now())
+        let token = try tokens.issue(
+            platform: platform, subject: subject, appID: appID, dpopThumbprint: binding, now: now())
         metrics.passed(route)
         metrics.countIssued(issued)
         return try .json(

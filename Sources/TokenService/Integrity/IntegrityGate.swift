@@ -37,6 +37,8 @@ struct IntegrityGate: Sendable {
 
     let configuration: IntegrityConfiguration
     let tokens: IntegrityTokens
+    /// Checks the request's DPoP proof against a bound integrity token's `cnf.jkt`.
+    let dpop: DPoPGate
     let appCheck: AppCheck?
     /// `vendors.<name>.integrity`, by vendor name, where set.
     let vendorModes: [String: IntegrityMode]
@@ -84,7 +86,7 @@ struct IntegrityGate: Sendable {
     ) throws(ServiceError) -> Decision {
         guard mode != .off else { return .serve }
         if let value = request.headers[HeaderName.appIntegrity] {
-            try conclude(route, mode, context, verifyHeader(value))
+            try conclude(route, mode, context, verifyHeader(value, request))
             return .serve
         }
         guard let token = request.headers[HeaderName.firebaseAppCheck] else {
@@ -121,8 +123,11 @@ struct IntegrityGate: Sendable {
         }
     }
 
-    /// Verifies an `X-App-Integrity` value: nil when valid.
-    private func verifyHeader(_ value: String) -> IntegrityError? {
+    /// Verifies an `X-App-Integrity` value: nil when valid. A token bound to a DPoP key (`cnf.jkt`) is valid only
+    /// with a valid proof by that key in the request (checked, not recorded: the route's own DPoP step records it).
+    /// - Throws: `useDPoPNonce` when the proof lacks the required nonce, so the client signs again rather than
+    ///   renewing its integrity token.
+    private func verifyHeader(_ value: String, _ request: HTTPRequest) throws(ServiceError) -> IntegrityError? {
         guard value.utf8.count <= Self.maxHeaderBytes else { return .malformed("X-App-Integrity over 8 KiB") }
         if value.hasPrefix(Self.debugPrefix) {
             guard configuration.allowDebugTokens else {
@@ -135,12 +140,23 @@ struct IntegrityGate: Sendable {
             for hash in configuration.debugTokenHashes where ConstantTime.equals(hash, digest) { known = true }
             return known ? nil : .failed(.debugUnknown, detail: "unknown debug secret")
         }
+        let claims: IntegrityClaims
         do {
-            _ = try tokens.verify(value, now: now())
-            return nil
+            claims = try tokens.verify(value, now: now())
         } catch {
             return error
         }
+        guard let bound = claims.confirmationThumbprint else { return nil }
+        let proven: String?
+        do {
+            proven = try dpop.verifiedThumbprint(request, atTokenEndpoint: false, now: now())
+        } catch .useDPoPNonce(let nonce, let atTokenEndpoint) {
+            throw .useDPoPNonce(nonce: nonce, atTokenEndpoint: atTokenEndpoint)
+        } catch {
+            return .failed(.keyMismatch, detail: "the DPoP proof is not valid")
+        }
+        guard let proven else { return .failed(.keyMismatch, detail: "no DPoP proof for a bound integrity token") }
+        return proven == bound ? nil : .failed(.keyMismatch, detail: "the DPoP proof is by another key")
     }
 
     /// Counts and logs `failure` (nil: passed); at `require`, throws the 401.

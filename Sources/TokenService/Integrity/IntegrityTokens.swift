@@ -34,12 +34,13 @@ struct IntegrityTokens: Sendable {
         signer = keys.signer(header: .standard(type: Self.type))
     }
 
-    /// A new integrity token for `subject` (without its platform prefix), and its lifetime in seconds.
-    func issue(platform: Platform, subject: String, appID: String, now: Date) throws(JWTError) -> (
-        token: String, expiresIn: Int
-    ) {
+    /// A new integrity token for `subject` (without its platform prefix), and its lifetime in seconds; bound to
+    /// the DPoP key `dpopThumbprint` (`cnf.jkt`) when not nil.
+    func issue(
+        platform: Platform, subject: String, appID: String, dpopThumbprint: String? = nil, now: Date
+    ) throws(JWTError) -> (token: String, expiresIn: Int) {
         let issuedAt = Int64(now.timeIntervalSince1970)
-        let claims: JWTClaims = [
+        var claims: JWTClaims = [
             "iss": .string(issuer),
             "sub": .string("\(platform.rawValue):\(subject)"),
             "platform": .string(platform.rawValue),
@@ -48,6 +49,7 @@ struct IntegrityTokens: Sendable {
             "exp": .integer(issuedAt + lifetime),
             "jti": .string(UUID().uuidString.lowercased()),
         ]
+        if let dpopThumbprint { claims["cnf"] = .object(["jkt": .string(dpopThumbprint)]) }
         return (try signer.sign(claims), Int(lifetime))
     }
 

@@ -28,13 +28,15 @@ struct KeyDiscovery: Sendable {
     ///   - algorithms: the `alg` of each published key, current first (for the discovery document).
     ///   - issuer: `accessToken.issuer`.
     ///   - maxAge: `jwks.maxAgeSeconds`.
+    ///   - dpopAlgorithms: `dpop.algorithms` (`dpop_signing_alg_values_supported`, RFC 9449 §5.1).
     /// - Throws: `CryptographyError` when OpenSSL cannot compute the tag.
-    init(jwks: [UInt8], algorithms: [String], issuer: String, maxAge: Int) throws {
+    init(jwks: [UInt8], algorithms: [String], issuer: String, maxAge: Int, dpopAlgorithms: [String] = []) throws {
         jwksBody = jwks
         let digest = try SHA256.hash(jwks)
         entityTag = "\"" + Base64URL.encode(Array(digest.prefix(18))) + "\""
         cacheControl = "public, max-age=\(maxAge)"
-        openIDConfiguration = Self.discoveryDocument(issuer: issuer, algorithms: algorithms)
+        openIDConfiguration = Self.discoveryDocument(
+            issuer: issuer, algorithms: algorithms, dpopAlgorithms: dpopAlgorithms)
         missingReason =
             algorithms.isEmpty
             ? "No discovery document: no ES256 or EdDSA key is published (only HS512 keys)."
@@ -54,15 +56,20 @@ struct KeyDiscovery: Sendable {
     }
 
     /// The document, or `nil` when `issuer` is not an absolute https URL or `algorithms` is empty.
-    static func discoveryDocument(issuer: String, algorithms: [String]) -> [UInt8]? {
+    static func discoveryDocument(issuer: String, algorithms: [String], dpopAlgorithms: [String] = []) -> [UInt8]? {
         guard !algorithms.isEmpty, let uri = jwksURI(issuer: issuer) else { return nil }
         var seen: Set<String> = []
         let distinct = algorithms.filter { seen.insert($0).inserted }
-        let document = JSONObject([
+        var members: [JSONObject.Member] = [
             .init(name: "issuer", value: .string(issuer)),
             .init(name: "jwks_uri", value: .string(uri)),
             .init(name: "id_token_signing_alg_values_supported", value: .array(distinct.map(JSONValue.string))),
-        ])
+        ]
+        if !dpopAlgorithms.isEmpty {
+            members.append(
+                .init(name: "dpop_signing_alg_values_supported", value: .array(dpopAlgorithms.map(JSONValue.string))))
+        }
+        let document = JSONObject(members)
         return document.serialized()
     }
 

@@ -39,6 +39,8 @@ public struct ServiceMetrics: Sendable {
     public let accountDeletions: LabelledCounter<AccountDeletionMethod>
     /// `tokenvend_integrity_checks_total{route,result,reason}` and `tokenvend_integrity_tokens_issued_total{platform}`.
     public let integrity: IntegrityMetrics
+    /// `tokenvend_dpop_proofs_total{result,reason}`.
+    public let dpop: DPoPMetrics
     private let samplers: Samplers
 
     /// Creates the metrics in `registry`. Default: a new registry of their own.
@@ -65,6 +67,7 @@ public struct ServiceMetrics: Sendable {
         email = EmailMetrics(registry: registry)
         apple = AppleMetrics(registry: registry)
         integrity = IntegrityMetrics(registry: registry)
+        dpop = DPoPMetrics(registry: registry)
         accountDeletions = LabelledCounter(
             registry: registry, name: "tokenvend_account_deletions_total", help: "Accounts deleted, by method.",
             label: "method")

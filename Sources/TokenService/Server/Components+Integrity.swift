@@ -59,10 +59,11 @@ extension Components {
             }
         }
         let gate = IntegrityGate(
-            configuration: settings, tokens: tokens, appCheck: appCheck, vendorModes: vendorModes,
+            configuration: settings, tokens: tokens, dpop: auth.authenticator.dpop, appCheck: appCheck,
+            vendorModes: vendorModes,
             metrics: metrics.integrity, now: now)
         let endpoints = IntegrityEndpoints(
-            store: store, apple: apple, android: android, tokens: tokens,
+            store: store, apple: apple, android: android, tokens: tokens, dpop: auth.authenticator.dpop,
             maxPendingChallenges: settings.maxPendingChallenges, metrics: metrics.integrity,
             limitAddress: { request in try await auth.limitAddress(request, bucket: "integrity:") }, now: now)
         return (gate, endpoints)

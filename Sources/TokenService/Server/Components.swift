@@ -63,8 +63,9 @@ struct Components: Sendable {
         ) { cache.misses.load(ordering: .relaxed) }
         discovery = try KeyDiscovery(
             jwks: ring.published.serialized(), algorithms: ring.publishedAlgorithms, issuer: access.issuer,
-            maxAge: configuration.jwks.maxAgeSeconds)
-        let authenticator = Authenticator(tokens: accessTokens, sessions: sessions)
+            maxAge: configuration.jwks.maxAgeSeconds, dpopAlgorithms: configuration.dpop.algorithms)
+        let dpop = try DPoPGate(configuration: configuration, backend: backend, metrics: metrics.dpop)
+        let authenticator = Authenticator(tokens: accessTokens, sessions: sessions, dpop: dpop)
         let password = configuration.password
         let hasher = LazyPasswordHasher(timeCost: password.timeCost, memoryKiB: password.memoryCost)
         hashingPool = HashingPool(maxConcurrent: password.maxConcurrentHashes, maxQueued: password.maxQueuedHashes)

@@ -111,8 +111,8 @@ public final class TokenServer: Sendable {
         purge.counterRetention = .seconds(2 * max(configuration.rateLimit.loginWindowSeconds, 60))
         sessionPurger = SessionPurger(
             sessions: backend.sessions, rateLimits: backend.rateLimits, identities: backend.identities,
-            oauth: backend.oauth, email: backend.email, integrity: backend.integrity, configuration: purge,
-            logger: logger, now: now)
+            oauth: backend.oauth, email: backend.email, integrity: backend.integrity,
+            dpopProofs: backend.dpopProofs, configuration: purge, logger: logger, now: now)
         let components = try Components(
             configuration: configuration, backend: backend, metrics: metrics, logger: logger,
             mossUpstream: mossUpstream, now: now)

@@ -8,8 +8,9 @@ import Synchronization
 /// rate-limit counters whose windows have ended (when the store has them), forgets the used ID tokens
 /// (`POST /auth/idtoken`'s replay guard) and the server-issued nonces (`POST /auth/nonce`) that have expired
 /// (when given the identity store), and deletes the
-/// expired browser sign-in flows and the one-time codes past their retention (when given the flow store) and the
-/// expired integrity challenges (`POST /integrity/challenge`, when given the integrity store).
+/// expired browser sign-in flows and the one-time codes past their retention (when given the flow store), the
+/// expired integrity challenges (`POST /integrity/challenge`, when given the integrity store) and the DPoP proof
+/// ids past their window (when the store keeps them: PostgreSQL).
 ///
 /// Every `interval` (default 10 min; the first run 1 min after start) it deletes sessions that were revoked,
 /// or whose refresh token expired, more than `retention` ago (default 2 days), at most `batchSize` rows
@@ -50,6 +51,7 @@ final class SessionPurger: @unchecked Sendable {
     private let oauth: (any OAuthFlowStoring)?
     private let email: (any EmailStoring)?
     private let integrity: (any IntegrityStoring)?
+    private let dpopProofs: (any DPoPProofStoring)?
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let queue = DispatchQueue(label: "tokenvend.sessions.purge")
@@ -67,6 +69,7 @@ final class SessionPurger: @unchecked Sendable {
         sessions: any SessionStoring, rateLimits: (any RateLimitCounters)? = nil,
         identities: (any IdentityStoring)? = nil, oauth: (any OAuthFlowStoring)? = nil,
         email: (any EmailStoring)? = nil, integrity: (any IntegrityStoring)? = nil,
+        dpopProofs: (any DPoPProofStoring)? = nil,
         configuration: Configuration = Configuration(), logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.sessions = sessions
@@ -75,6 +78,7 @@ final class SessionPurger: @unchecked Sendable {
         self.oauth = oauth
         self.email = email
         self.integrity = integrity
+        self.dpopProofs = dpopProofs
         self.configuration = configuration
         self.logger = logger
         self.now = now
@@ -133,7 +137,7 @@ final class SessionPurger: @unchecked Sendable {
     }
 
     /// Batches until a short one, a failure, or `stop()`; then prunes the counters, the used ID tokens, the
-    /// expired nonces and integrity challenges, and the browser sign-in flows and codes.
+    /// expired nonces, integrity challenges and DPoP proof ids, and the browser sign-in flows and codes.
     private func run() async -> Int {
         let retention = configuration.retention.components.seconds
         let cutoff = now().addingTimeInterval(-Double(retention))
@@ -155,6 +159,7 @@ final class SessionPurger: @unchecked Sendable {
         await pruneFlows()
         await pruneEmail()
         await pruneChallenges()
+        await pruneProofs()
         state.withLock { $0.running = nil }
         if total > 0 { logger.info("purged ended sessions", metadata: ["sessions.deleted": "\(total)"]) }
         return total
@@ -229,6 +234,19 @@ final class SessionPurger: @unchecked Sendable {
         } catch {
             logger.warning(
                 "integrity challenge prune failed; retrying at the next run", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// A DPoP proof id is remembered until its window ends; after that the proof's own `iat` refuses it.
+    private func pruneProofs() async {
+        guard let dpopProofs, !isStopped else { return }
+        do {
+            let pruned = try await dpopProofs.pruneProofs(expiredBy: now())
+            if pruned > 0 {
+                logger.debug("pruned expired DPoP proof ids", metadata: ["dpopProofs.deleted": "\(pruned)"])
+            }
+        } catch {
+            logger.warning("DPoP proof prune failed; retrying at the next run", metadata: ["error": "\(error)"])
         }
     }
 

@@ -15,7 +15,8 @@ import PrivateFiles
 #endif
 
 /// The development key file beside the database:
-/// `{"accessToken": {"kid", "secret"}, "refreshToken": {"secret"}}`, mode 0600, replaced atomically.
+/// `{"accessToken": {"kid", "secret"}, "refreshToken": {"secret"}, "dpop": {"nonceSecret"}}` (`dpop` only once
+/// `dpop.requireNonce` asked for it), mode 0600, replaced atomically.
 struct ConfigurationDevelopmentKeys: Codable, Equatable {
     struct AccessToken: Codable, Equatable {
         var kid: String
@@ -26,8 +27,13 @@ struct ConfigurationDevelopmentKeys: Codable, Equatable {
         var secret: String
     }
 
+    struct DPoP: Codable, Equatable {
+        var nonceSecret: String
+    }
+
     var accessToken: AccessToken?
     var refreshToken: RefreshToken?
+    var dpop: DPoP?
 
     /// A failed system call: the call and `strerror(errno)`.
     struct SystemError: Error {

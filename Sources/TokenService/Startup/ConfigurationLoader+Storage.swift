@@ -35,7 +35,8 @@ extension ConfigurationLoader {
         var notes = permissiveStorage(database: configuration.database.path, folder: folder)
         let needsAccessKey = configuration.accessToken.keys.isEmpty
         let needsRefreshSecret = configuration.refreshToken.secret == nil
-        guard needsAccessKey || needsRefreshSecret else { return (configuration, notes) }
+        let needsNonceSecret = configuration.dpop.requireNonce && configuration.dpop.nonceSecret == nil
+        guard needsAccessKey || needsRefreshSecret || needsNonceSecret else { return (configuration, notes) }
 
         let path = folder == "/" ? "/" + developmentKeyFileName : folder + "/" + developmentKeyFileName
         var keys = try ConfigurationDevelopmentKeys.read(from: path) ?? ConfigurationDevelopmentKeys()
@@ -49,6 +50,10 @@ extension ConfigurationLoader {
         }
         if needsRefreshSecret, keys.refreshToken == nil {
             keys.refreshToken = .init(secret: try ConfigurationDevelopmentKeys.randomSecret())
+            changed = true
+        }
+        if needsNonceSecret, keys.dpop == nil {
+            keys.dpop = .init(nonceSecret: try ConfigurationDevelopmentKeys.randomSecret())
             changed = true
         }
         if changed { try keys.write(to: path) }
@@ -67,6 +72,11 @@ extension ConfigurationLoader {
             let secret = TokenServiceConfiguration.Secret(refresh.secret)
             try checkStrength(secret, key: "refreshToken.secret (\(path))")
             configuration.refreshToken.secret = secret
+        }
+        if needsNonceSecret, let dpop = keys.dpop {
+            let secret = TokenServiceConfiguration.Secret(dpop.nonceSecret)
+            try checkStrength(secret, key: "dpop.nonceSecret (\(path))")
+            configuration.dpop.nonceSecret = secret
         }
         return (configuration, notes)
     }

@@ -20,6 +20,8 @@ struct AccessClaims: JWTPayload, Equatable {
     /// `auth_time`: when the session signed in (its creation, whole seconds; kept by refreshes). Nil for a token
     /// issued before issue 33, which `DELETE /auth/account` treats as a stale sign-in.
     let authTime: Int64?
+    /// `cnf.jkt` (RFC 9449 §6.1): the thumbprint of the DPoP key the token is bound to; nil for an unbound token.
+    let confirmationThumbprint: String?
 
     init(claims: JWTClaims) throws(JWTError) {
         guard let subject = claims.subject, !subject.isEmpty else { throw .missingClaim("sub") }
@@ -50,6 +52,15 @@ struct AccessClaims: JWTPayload, Equatable {
         case .integer(let seconds)?: notBefore = Double(seconds)
         case .double(let seconds)?: notBefore = seconds
         default: notBefore = nil
+        }
+        switch claims["cnf"] {
+        case nil: confirmationThumbprint = nil
+        case .object(let confirmation)?:
+            guard case .string(let thumbprint)? = confirmation["jkt"], !thumbprint.isEmpty else {
+                throw .invalidClaim("cnf")
+            }
+            confirmationThumbprint = thumbprint
+        default: throw .invalidClaim("cnf")
         }
         switch claims["auth_time"] {
         case nil: authTime = nil

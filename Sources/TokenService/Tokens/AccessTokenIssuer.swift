@@ -5,8 +5,8 @@ import StrictJSON
 
 /// Signs and verifies access tokens: a JWS signed with the current key of the ring (HS512, ES256 or EdDSA),
 /// header `{"alg","typ":"at+jwt","kid"}`, claims `iss`, `aud`, `sub`, `sid`, `iat`, `exp`, `jti`, `auth_time`, `email` and
-/// `email_verified: true` (both omitted unless the account's email is verified), `role`, `tenantId` (API.md
-/// "Access tokens").
+/// `email_verified: true` (both omitted unless the account's email is verified), `role`, `tenantId`, and
+/// `cnf: {"jkt"}` for a session bound to a DPoP key (API.md "Access tokens", "DPoP").
 ///
 /// Verification fixes the algorithm by the key (the header must match exactly), rejects an unknown or missing
 /// `kid`, requires `exp` and `iat`, honours `nbf`, checks `iss`, `aud` and `typ`, all with the configured leeway,
@@ -41,7 +41,10 @@ struct AccessTokenIssuer: Sendable {
     /// A new access token for `user` in session `sessionID`, its lifetime in seconds, and its `exp` (Unix seconds).
     /// - Parameter authTime: when the session signed in (`Session.createdAt`): the `auth_time` claim, in whole
     ///   seconds rounded down, the same for every token of the session (a refresh keeps it).
-    func issue(for user: Store.User, sessionID: String, authTime: Date, now: Date) throws(JWTError) -> (
+    /// - Parameter dpopThumbprint: the session's DPoP key (`Session.dpopThumbprint`): the `cnf.jkt` claim.
+    func issue(
+        for user: Store.User, sessionID: String, authTime: Date, dpopThumbprint: String? = nil, now: Date
+    ) throws(JWTError) -> (
         token: String, expiresIn: Int, expiresAt: Int64
     ) {
         let issuedAt = Int64(now.timeIntervalSince1970)
@@ -64,6 +67,7 @@ struct AccessTokenIssuer: Sendable {
         }
         claims["role"] = .string(user.role)
         claims["tenantId"] = user.tenantID.map(JSONValue.string) ?? .null
+        if let dpopThumbprint { claims["cnf"] = .object(["jkt": .string(dpopThumbprint)]) }
         return (try signer.sign(claims), Int(lifetime), issuedAt + lifetime)
     }
 

@@ -52,14 +52,21 @@ struct ClientOptions: ParsableArguments {
 
     /// A session over the session file, talking to the server ``serverURL(for:environment:replacingRecord:)``
     /// chooses. Warns on stderr when credentials would cross the network in clear text.
+    /// - Parameter dpop: whether the session signs DPoP proofs with the key in the session file (its `dpopKey`
+    ///   member, made at the first proof when missing); `nil`: when the file holds a key (a session `login` bound).
     /// - Throws: what ``serverURL(for:environment:replacingRecord:)`` throws.
-    func makeSession(in context: ClientContext, replacingRecord: Bool = false) throws -> ClientSession {
+    func makeSession(in context: ClientContext, replacingRecord: Bool = false, dpop: Bool? = nil) throws
+        -> ClientSession
+    {
         let location = location(environment: context.environment)
         let server = try serverURL(
             for: location, environment: context.environment, replacingRecord: replacingRecord)
         if let warning = ServerURL.insecureWarning(for: server) { context.writeError(warning) }
+        let store = FileTokenStore(url: location.file)
+        let binds = dpop ?? ((try? store.loadKey()) != nil)
         let session = AuthSession(
-            baseURL: server, transport: context.transport, store: FileTokenStore(url: location.file))
+            baseURL: server, transport: context.transport, store: store,
+            dpop: binds ? DPoPConfiguration(keyStore: store, keyKind: .softwareP256) : nil)
         return ClientSession(location: location, serverURL: server, session: session)
     }
 }

@@ -36,7 +36,15 @@ struct ClientSession {
     func signIn(_ signIn: (AuthSession) async throws -> User) async throws -> User {
         try location.createFolderIfMissing()
         let storageErrorBefore = await storageError()
-        let user = try await signIn(session)
+        let user: User
+        do {
+            user = try await signIn(session)
+        } catch {
+            // A DPoP key made for this sign-in, alone in a new session file: nothing to keep.
+            let store = FileTokenStore(url: location.file)
+            if (try? store.load()) == nil { try? store.clear() }
+            throw error
+        }
         if let error = await storageError(), error != storageErrorBefore { throw error }
         do {
             try SessionServerRecord(sessionFile: location.file).write(serverURL)

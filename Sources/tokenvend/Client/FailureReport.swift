@@ -58,6 +58,8 @@ struct FailureReport: Equatable {
             return "session file: cannot be read now (locked); try again"
         case .integrity(let failure):
             return "app integrity: " + sanitized(String(describing: failure))
+        case .dpop(let text):
+            return "DPoP key: " + sanitized(text)
         }
     }
 

@@ -115,7 +115,7 @@ struct PasswordlessAccountTests {
             // A session as a sign-in makes it, and its refresh token as the server encodes it.
             let session = try await backend.sessions.create(
                 userID: user.id, userAgent: "test", ip: "127.0.0.1", now: Date(), refreshTTL: .seconds(3600),
-                maxLifetime: .seconds(86_400), maxPerUser: 10
+                maxLifetime: .seconds(86_400), maxPerUser: 10, dpopThumbprint: nil
             ).session
             let codec = try RefreshTokenCodec(secret: try #require(server.configuration.refreshToken.secret).bytes)
             let refreshToken = try #require(codec.encode(sessionID: session.id, counter: session.counter))

@@ -41,6 +41,7 @@ struct FaultyStore: StoreBackend {
     var email: any EmailStoring { inner.emailStore }
     /// Without faults: the integrity store of `inner`.
     var integrity: any IntegrityStoring { inner.integrityStore }
+    var dpopProofs: (any DPoPProofStoring)? { nil }
     var rateLimits: (any RateLimitCounters)? { counters }
     var isShared: Bool { counters != nil }
     var displayName: String { "faulty:" + inner.displayName }
@@ -139,12 +140,12 @@ struct FaultySessions: SessionStoring {
 
     func create(
         userID: String, userAgent: String?, ip: String?, now: Date, refreshTTL: Duration, maxLifetime: Duration,
-        maxPerUser: Int
+        maxPerUser: Int, dpopThumbprint: String?
     ) async throws(StoreError) -> (session: Session, revoked: Int) {
         try check()
         return try await inner.create(
             userID: userID, userAgent: userAgent, ip: ip, now: now, refreshTTL: refreshTTL, maxLifetime: maxLifetime,
-            maxPerUser: maxPerUser)
+            maxPerUser: maxPerUser, dpopThumbprint: dpopThumbprint)
     }
     func rotate(
         sessionID: String, presentedCounter: Int64, now: Date, grace: Duration, refreshTTL: Duration
