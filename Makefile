@@ -60,8 +60,9 @@ SERVICE_TESTS = TokenServiceTests\.
 # running server (a scripted session, then schemathesis with every check; `make test SCHEMATHESIS_SEEDS="1 2 3"` for
 # more seeds), JWT interoperability with PyJWT, vended tokens checked by the vendors' own SDKs (livekit-api,
 # stream-chat, twilio), and the browser sign-in and account-deletion page in headless Chromium (Selenium, an Authlib
-# provider). Schemathesis runs beside the other checks (each on its own server and ports); one pip call, beside the
-# build (the download waits on the network, not the CPU), has installed what they all need. Within one process the
+# provider). Schemathesis and the chain of the other checks run beside the Swift test processes (each on its own
+# server and ports; since issue 35 in the same wave, which took 557 s to the end of the Swift tests alone); one pip
+# call, beside the build (the download waits on the network, not the CPU), has installed what they all need. Within one process the
 # Swift tests run one at a time: several block their thread on purpose (child processes killed with SIGKILL,
 # semaphores that hold the SQLite writer, concurrentPerform races), and on a 2-core machine Swift's cooperative pool
 # has two threads, so in parallel they could starve the end-to-end servers' async handlers. Four processes run side
@@ -79,12 +80,11 @@ test: deps lint-container
 		'scripts/ensure-python-packages.sh --checks'
 	python3 scripts/check-readme-examples.py --self-test
 	python3 scripts/check-readme-examples.py
-	scripts/concurrently.sh \
+	bin="$$($(SWIFT) build --show-bin-path)/tokenvend" && TOKENVEND_BIN="$$bin" scripts/concurrently.sh \
 		"scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(SERVICE_TESTS)'" \
 		"scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --skip '$(SERVICE_TESTS)' --skip '$(OUTAGE_TEST)'" \
 		"scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(OUTAGE_TEST)'" \
-		"TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(POSTGRES_END_TO_END)' --skip '$(OUTAGE_TEST)'"
-	bin="$$($(SWIFT) build --show-bin-path)/tokenvend" && TOKENVEND_BIN="$$bin" scripts/concurrently.sh \
+		"TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(POSTGRES_END_TO_END)' --skip '$(OUTAGE_TEST)'" \
 		'scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)' \
 		'python3 scripts/check-openapi.py && scripts/jose-interop.sh && python3 scripts/check-app-attest.py && scripts/vendor-sdk-check.sh && scripts/browser-signin.sh'
 

@@ -11,7 +11,11 @@ import Testing
         // The columns of version 6: version 7 adds email_verified_by (see the MigrationSeven tests).
         "SELECT id, email, password_hash, role, tenant_id, disabled_at, created_at, email_verified_at FROM users ORDER BY id",
         "SELECT * FROM customer_ids ORDER BY user_id, key",
-        "SELECT * FROM sessions ORDER BY id",
+        // The columns of version 10: version 11 adds dpop_jkt (see the MigrationEleven tests).
+        """
+        SELECT id, user_id, created_at, last_used_at, refresh_expires_at, expires_at, revoked_at, user_agent, ip,
+        counter, rotated_at FROM sessions ORDER BY id
+        """,
     ]
 
     static func dump(_ connection: Connection) throws -> [[Row]] {

@@ -1,5 +1,4 @@
 import JWT
-import StrictJSON
 
 /// The claims of a verified integrity token (API.md "App integrity"): which app installation proved itself, not
 /// which user.
@@ -28,14 +27,6 @@ struct IntegrityClaims: JWTPayload, Equatable {
         self.appID = appID
         self.expiresAt = expiresAt
         self.issuedAt = issuedAt
-        switch claims["cnf"] {
-        case nil: confirmationThumbprint = nil
-        case .object(let confirmation)?:
-            guard case .string(let thumbprint)? = confirmation["jkt"], !thumbprint.isEmpty else {
-                throw .invalidClaim("cnf")
-            }
-            confirmationThumbprint = thumbprint
-        default: throw .invalidClaim("cnf")
-        }
+        confirmationThumbprint = try claims.confirmationThumbprint()
     }
 }

@@ -53,15 +53,7 @@ struct AccessClaims: JWTPayload, Equatable {
         case .double(let seconds)?: notBefore = seconds
         default: notBefore = nil
         }
-        switch claims["cnf"] {
-        case nil: confirmationThumbprint = nil
-        case .object(let confirmation)?:
-            guard case .string(let thumbprint)? = confirmation["jkt"], !thumbprint.isEmpty else {
-                throw .invalidClaim("cnf")
-            }
-            confirmationThumbprint = thumbprint
-        default: throw .invalidClaim("cnf")
-        }
+        confirmationThumbprint = try claims.confirmationThumbprint()
         switch claims["auth_time"] {
         case nil: authTime = nil
         case .integer(let seconds)?: authTime = seconds
