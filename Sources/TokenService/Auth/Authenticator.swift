@@ -33,6 +33,7 @@ struct Authenticator: Sendable {
         }
         guard case .value(let status) = read else { return .mustWait }
         try Self.check(status, userID: verified.claims.subject, now: now)
+        try record(verified, now: now)
         return .value(Self.caller(verified.claims, viaCookie: verified.viaCookie))
     }
 
@@ -68,6 +69,7 @@ struct Authenticator: Sendable {
         }
         guard case .value(let read) = immediate else { return .mustWait }
         try Self.check(read.status, userID: claims.subject, now: now)
+        try record(verified, now: now)
         return .value(
             CallerWithCustomerIDs(
                 caller: Self.caller(claims, viaCookie: verified.viaCookie), customerIDs: read.customerIDs))
@@ -105,22 +107,32 @@ struct Authenticator: Sendable {
     /// token, its checked proof (scheme, key, `htm`, `htu`, `iat`, `ath`, nonce), not yet recorded against replay.
     func verifiedClaims(_ request: HTTPRequest, now: Date) throws(ServiceError) -> Verified {
         let (credential, claims) = try verifiedToken(request, now: now)
+        return try verifiedClaims(credential, claims, request, now: now)
+    }
+
+    /// The binding checks of an already verified token.
+    private func verifiedClaims(
+        _ credential: AccessCredential, _ claims: AccessClaims, _ request: HTTPRequest, now: Date
+    ) throws(ServiceError) -> Verified {
         let proof = try dpop.checkResource(
             request, token: credential.token, scheme: credential.scheme, boundTo: claims.confirmationThumbprint,
             now: now)
         return Verified(claims: claims, viaCookie: credential.viaCookie, proof: proof)
     }
 
-    /// `verifiedClaims` with the proof recorded, on the event loop; nil when a bound token's replay check needs the
-    /// shared store (decided before the proof's signature is checked, so that the task checks it only once).
+    /// `verifiedClaims` on the event loop; nil when a bound token's replay check needs the shared store (decided
+    /// before the proof's signature is checked, so that the task checks it only once). The proof is recorded by
+    /// ``record(_:now:)`` once the session read has answered, so that a read that must wait leaves the proof
+    /// unrecorded for the task.
     func verifiedImmediately(_ request: HTTPRequest, now: Date) throws(ServiceError) -> Verified? {
         let (credential, claims) = try verifiedToken(request, now: now)
         if claims.confirmationThumbprint != nil, dpop.recordsInStore { return nil }
-        let proof = try dpop.checkResource(
-            request, token: credential.token, scheme: credential.scheme, boundTo: claims.confirmationThumbprint,
-            now: now)
-        if let proof { _ = try dpop.recordImmediately(proof, atTokenEndpoint: false, now: now) }
-        return Verified(claims: claims, viaCookie: credential.viaCookie, proof: proof)
+        return try verifiedClaims(credential, claims, request, now: now)
+    }
+
+    /// Records a verified request's proof in memory (the immediate paths run only with the memory guard).
+    private func record(_ verified: Verified, now: Date) throws(ServiceError) {
+        if let proof = verified.proof { _ = try dpop.recordImmediately(proof, atTokenEndpoint: false, now: now) }
     }
 
     /// `verifiedClaims` with the proof recorded (in the shared store on PostgreSQL).
