@@ -24,7 +24,7 @@ struct DPoPGate: Sendable {
     /// Set when `dpop.requireNonce` is on.
     let nonces: DPoPNonces?
     let replay: ReplayGuard
-    /// `server.publicURL` without a trailing `/`, or nil (then `http://<Host>` stands in).
+    /// `server.publicURL` (the configuration check drops its trailing `/`), or nil (then `http://<Host>` stands in).
     let publicURL: String?
     let metrics: DPoPMetrics
 
@@ -53,9 +53,7 @@ struct DPoPGate: Sendable {
         } else {
             replay = .memory(DPoPReplayCache(capacity: settings.maxTrackedProofs))
         }
-        var url = configuration.publicURL
-        while url?.hasSuffix("/") == true { url?.removeLast() }
-        publicURL = url
+        publicURL = configuration.publicURL
         self.metrics = metrics
     }
 
@@ -80,9 +78,7 @@ struct DPoPGate: Sendable {
             metrics.rejected(.missing)
             throw .invalidDPoPProof(atTokenEndpoint: true)
         }
-        let proof = try verify(header, request, accessToken: nil, atTokenEndpoint: true, now: now)
-        try await record(proof, atTokenEndpoint: true, now: now)
-        return proof.thumbprint
+        return try await bind(header, request, now: now)
     }
 
     /// The key a new integrity token is bound to (`POST /integrity/*`): that of a valid proof, recorded; nil without
@@ -90,6 +86,12 @@ struct DPoPGate: Sendable {
     /// - Throws: as ``bindingForNewSession(_:strategy:now:)`` for a bad proof.
     func bindingForIntegrityToken(_ request: HTTPRequest, now: Date) async throws(ServiceError) -> String? {
         guard let header = try proofHeader(request, atTokenEndpoint: true) else { return nil }
+        return try await bind(header, request, now: now)
+    }
+
+    /// The thumbprint of a token endpoint's proof `header`, checked and recorded: what a new session or integrity
+    /// token is bound to.
+    private func bind(_ header: String, _ request: HTTPRequest, now: Date) async throws(ServiceError) -> String {
         let proof = try verify(header, request, accessToken: nil, atTokenEndpoint: true, now: now)
         try await record(proof, atTokenEndpoint: true, now: now)
         return proof.thumbprint
