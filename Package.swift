@@ -62,6 +62,15 @@ let package = Package(
         // DPoP proofs (RFC 9449, issue 35): the proof verifier with its key cache, htu normalisation, stateless
         // nonces and the in-memory replay cache of a single instance; no state of a server.
         .target(name: "DPoP", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: wrapperSettings),
+        // Passkeys (issue 36): a WebAuthn Level 3 relying party's checks (client data, authenticator data, COSE keys,
+        // the registration and assertion rules), the options JSON, the `passkeys` section's reader and the association
+        // files; pure, no I/O (the caller stores challenges and credentials). App Attest reuses its authenticator data.
+        .target(
+            name: "WebAuthn",
+            dependencies: [
+                "CBOR", "Cryptography", "StrictJSON", .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            swiftSettings: swiftSettings),
         // The one loopback-host predicate (`localhost`, 127.0.0.0/8, ::1), from the text alone; no dependencies.
         .target(name: "LoopbackHost", swiftSettings: wrapperSettings),
         // The one outbound HTTP client (libcurl) and URL rule ("https, or http only to a loopback host"); no Foundation.
@@ -137,7 +146,7 @@ let package = Package(
             name: "TokenService",
             dependencies: [
                 "JWT", "HTTPServer", "Store", "PasswordHash", "AuthAPI", "OutboundHTTP", "Cryptography", "StrictJSON",
-                "PrivateFiles", "IdentityProviders", "VendorTokens", "Mail", "AppIntegrity", "DPoP",
+                "PrivateFiles", "IdentityProviders", "VendorTokens", "Mail", "AppIntegrity", "DPoP", "WebAuthn",
                 "PostgresStore", "SQLiteStore", "CCommonPasswords", "UnicodeText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -211,6 +220,11 @@ let package = Package(
         .testTarget(
             name: "DPoPTests", dependencies: ["DPoP", "JWT", "Cryptography"], exclude: ["Resources"],
             swiftSettings: swiftSettings),
+        // Registrations and assertions made by the Python software authenticator (cryptography + cbor2) and checked
+        // by py_webauthn (scripts/generate-webauthn-vectors.py → Resources/webauthn-vectors.json, read via #filePath).
+        .testTarget(
+            name: "WebAuthnTests", dependencies: ["WebAuthn", "CBOR", "Cryptography", "StrictJSON"],
+            exclude: ["Resources"], swiftSettings: swiftSettings),
         .testTarget(
             name: "JWTTests", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
         ),

@@ -95,6 +95,15 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
     /// (RFC 9449 §8, §9); sign a new proof with it and retry once.
     public static let useDPoPNonce: Self = "use_dpop_nonce"
 
+    /// 401: a passkey registration or assertion that fails a check (`/auth/passkeys/registration`, `/signup`,
+    /// `/authentication`): wrong origin, RP id, challenge, signature, counter, flags, key or user handle, or an
+    /// unknown credential. One body for every reason; the reason is in the log and
+    /// `tokenvend_passkey_ceremonies_total`. Not to be confused with `invalid_credentials` (password login).
+    public static let invalidCredential: Self = "invalid_credential"
+    /// 409: `DELETE /auth/passkeys/{id}` of the account's last way to sign in (no password, no linked identity,
+    /// no other passkey, and no email-code sign-in).
+    public static let lastSignInMethod: Self = "last_sign_in_method"
+
     /// Every code API.md defines.
     public static let allKnown: [Self] = [
         .invalidRequest, .weakPassword, .invalidCredentials, .invalidToken, .invalidGrant, .insufficientScope,
@@ -102,6 +111,6 @@ public struct ErrorCode: RawRepresentable, Codable, Sendable, Hashable, Expressi
         .unsupportedMediaType, .tooManyRequests, .internalError, .upstreamError, .unavailable, .requestTimeout,
         .notImplemented, .uriTooLong, .headerTooLarge, .httpVersionNotSupported, .identityConflict,
         .unsupportedGrantType, .invalidCode, .reauthenticationRequired, .integrityRequired, .integrityInvalid,
-        .invalidDPoPProof, .useDPoPNonce,
+        .invalidDPoPProof, .useDPoPNonce, .invalidCredential, .lastSignInMethod,
     ]
 }

@@ -60,6 +60,12 @@ public enum ServiceError: Error, Sendable, Equatable {
     /// 401 `invalid_token` with `WWW-Authenticate: DPoP error="invalid_token"`: a DPoP-bound access token sent as
     /// `Bearer` (or from a cookie), or an unbound one sent with the `DPoP` scheme (RFC 9449 §7.2).
     case dpopSchemeMismatch
+    /// 401 `invalid_credential` with `WWW-Authenticate: WebAuthn realm="tokenvend"`: a passkey registration or
+    /// assertion that fails a check, or names an unknown credential; one body for every reason (logged and counted
+    /// in `tokenvend_passkey_ceremonies_total`, never sent). Not `Bearer`: the caller's access token is fine.
+    case invalidPasskey
+    /// 409 `last_sign_in_method`: deleting the passkey would leave the account no way to sign in.
+    case lastSignInMethod
 
     /// The `error` member of the body.
     public var code: ErrorCode {
@@ -86,6 +92,8 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .invalidDPoPProof: .invalidDPoPProof
         case .useDPoPNonce: .useDPoPNonce
         case .dpopSchemeMismatch: .invalidToken
+        case .invalidPasskey: .invalidCredential
+        case .lastSignInMethod: .lastSignInMethod
         }
     }
 
@@ -119,6 +127,9 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .useDPoPNonce: "The DPoP proof must carry the nonce of the DPoP-Nonce header; sign a new one."
         case .dpopSchemeMismatch:
             "The access token's binding does not match the scheme: send a DPoP-bound token as 'DPoP' with a proof."
+        case .invalidPasskey: "The passkey could not be verified."
+        case .lastSignInMethod:
+            "This passkey is the account's last way to sign in; set a password or add another passkey first."
         }
     }
 }

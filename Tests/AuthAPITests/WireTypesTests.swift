@@ -139,7 +139,7 @@ struct WireTypesTests {
         let unknown = try JSONDecoder().decode(ErrorBody.self, from: Data(#"{"error":"brand_new","message":"m"}"#.utf8))
         #expect(unknown.error.rawValue == "brand_new")
         #expect(!ErrorCode.allKnown.contains(unknown.error))
-        #expect(ErrorCode.allKnown.count == 29)
+        #expect(ErrorCode.allKnown.count == 31)
         #expect(try object(known)["error"] as? String == "invalid_grant")
     }
 

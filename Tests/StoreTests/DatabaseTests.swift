@@ -23,7 +23,8 @@ import Testing
                 tables == [
                     "app_attest_keys", "auth_nonces", "customer_ids", "deleted_accounts", "email_codes",
                     "id_token_uses",
-                    "identities", "integrity_challenges", "oauth_codes", "oauth_flows", "outbox", "sessions", "users",
+                    "identities", "integrity_challenges", "oauth_codes", "oauth_flows", "outbox", "passkey_challenges",
+                    "passkeys", "sessions", "users",
                 ])
             database.close()
         }

@@ -40,7 +40,7 @@ import Testing
         .reauthenticationRequired(maxAge: 300), .integrityRequired, .integrityInvalid,
         .invalidDPoPProof(atTokenEndpoint: true), .invalidDPoPProof(atTokenEndpoint: false),
         .useDPoPNonce(nonce: "n", atTokenEndpoint: true), .useDPoPNonce(nonce: "n", atTokenEndpoint: false),
-        .dpopSchemeMismatch,
+        .dpopSchemeMismatch, .invalidPasskey, .lastSignInMethod,
     ]
     static func arm(_ error: ServiceError) -> Int {
         switch error {
@@ -67,6 +67,8 @@ import Testing
         case .invalidDPoPProof: 20
         case .useDPoPNonce: 21
         case .dpopSchemeMismatch: 22
+        case .invalidPasskey: 23
+        case .lastSignInMethod: 24
         }
     }
 
@@ -147,7 +149,7 @@ import Testing
     @Test("the example lists name every case of HTTPServerError, ServiceError and MossError")
     func enumerationsAreComplete() {
         #expect(Set(Self.httpServerErrors.map(Self.arm)) == Set(0...9))
-        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...22))
+        #expect(Set(Self.serviceErrors.map(Self.arm)) == Set(0...24))
         #expect(Set(Self.mossErrors.map(Self.arm)) == Set(0...5))
     }
 

@@ -18,6 +18,9 @@ public protocol StoreBackend: Sendable {
     /// The DPoP proof ids seen within their window, shared by every instance (PostgreSQL), or nil when they stay
     /// in process memory (SQLite: one instance).
     var dpopProofs: (any DPoPProofStoring)? { get }
+    /// Passkeys, the accounts' user handles and the ceremony challenges (issue 36; `tokenvend db copy` copies the
+    /// passkeys and handles, not the challenges).
+    var passkeys: any PasskeyStoring { get }
     /// Shared rate-limit counters, or nil when the counters stay in process memory (SQLite: one instance).
     var rateLimits: (any RateLimitCounters)? { get }
     /// Whether several instances may share this store (PostgreSQL). Such a store refuses per-host generated

@@ -285,12 +285,13 @@ package enum Schema {
                 CREATE INDEX auth_nonces_by_expiry ON auth_nonces (expires_at);
                 """
         ),
-        // Steps 8 to 10, each in its own file: email codes and the outbox (issue 32), account deletion (issue 33),
-        // app integrity (issue 34).
+        // Steps 8 to 12, each in its own file: email codes and the outbox (issue 32), account deletion (issue 33),
+        // app integrity (issue 34), DPoP (issue 35), passkeys (issue 36).
         emailCodes,
         accountDeletion,
         appIntegrity,
         dpop,
+        passkeys,
     ]
 
     /// Who verified the email of a `users` row written before version 7 (an SQL expression over `users`, the same

@@ -11,11 +11,11 @@ extension ServiceError: HTTPResponseError {
         case .invalidDPoPProof(let atTokenEndpoint), .useDPoPNonce(_, let atTokenEndpoint):
             atTokenEndpoint ? .badRequest : .unauthorized
         case .invalidCredentials, .invalidToken, .invalidGrant, .invalidIDToken, .reauthenticationRequired,
-            .integrityRequired, .integrityInvalid, .dpopSchemeMismatch:
+            .integrityRequired, .integrityInvalid, .dpopSchemeMismatch, .invalidPasskey:
             .unauthorized
         case .insufficientScope, .csrfFailed, .registrationClosed: .forbidden
         case .notFound: .notFound
-        case .emailTaken, .identityConflict: .conflict
+        case .emailTaken, .identityConflict, .lastSignInMethod: .conflict
         case .unsupportedMediaType: .unsupportedMediaType
         case .tooManyRequests: .tooManyRequests
         case .upstream: .badGateway
@@ -56,6 +56,9 @@ extension ServiceError: HTTPResponseError {
             fields.add(name: "DPoP-Nonce", value: nonce)
         case .dpopSchemeMismatch:
             fields.add(name: "WWW-Authenticate", value: #"DPoP realm="tokenvend", error="invalid_token""#)
+        case .invalidPasskey:
+            // Not `Bearer`: at `/auth/passkeys/registration` the access token is fine; a client must not refresh.
+            fields.add(name: "WWW-Authenticate", value: #"WebAuthn realm="tokenvend""#)
         case .tooManyRequests(let seconds), .unavailable(_, let seconds):
             fields.add(name: "Retry-After", value: String(seconds))
         default:
