@@ -60,7 +60,8 @@ struct PasskeyEndpoints: Sendable {
                 configuration.appleAppIDs.isEmpty
                 ? nil : PasskeyAssociations.appleAppSiteAssociation(appIDs: configuration.appleAppIDs)
             androidAssociation =
-                configuration.androidApps.isEmpty ? nil : PasskeyAssociations.assetLinks(apps: configuration.androidApps)
+                configuration.androidApps.isEmpty
+                ? nil : PasskeyAssociations.assetLinks(apps: configuration.androidApps)
         } else {
             verifier = nil
             appleAssociation = nil
