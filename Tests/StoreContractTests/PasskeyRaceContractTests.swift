@@ -5,8 +5,8 @@ import Testing
 
 /// Two instances of a deployment (PostgreSQL: two stores with their own pools; SQLite: two stores on one file)
 /// racing the passkey decisions (issue 36): a challenge is consumed once, one counter value is recorded once, the
-/// accounts' handle is one whatever was proposed, the challenge cap holds, and two deletions of an account's last
-/// two passkeys leave one.
+/// accounts' handle is one whatever was proposed, a credential id or an email is registered once, the challenge
+/// cap holds, and two deletions of an account's last two passkeys leave one.
 @Suite(.timeLimit(.minutes(1))) struct PasskeyRaceContractTests {
     /// How many tasks race in each round, alternating between the two stores.
     static let racers = 16
@@ -82,6 +82,37 @@ import Testing
                 #expect(handle.hasPrefix("h\(round)-"))
                 #expect(try await second.passkeys.userHandle(userID: user.id, proposing: "later") == handle)
             }
+        }
+    }
+
+    @Test(
+        "two instances registering one credential id, or signing up one email, at once: exactly one succeeds",
+        arguments: Backend.allCases)
+    func registerOnce(backend: Backend) async throws {
+        try await backend.withTwo { (first: any StoreBackend, second: any StoreBackend) async throws in
+            let ada = try await Fixture.user(first)
+            _ = try await first.passkeys.userHandle(userID: ada.id, proposing: "h-ada")
+            let inserted = try await Self.race(first, second) { store, index in
+                var passkey = PasskeyContractTests.passkey("shared", userID: ada.id)
+                passkey.name = "racer \(index)"
+                return try await store.passkeys.insertPasskey(passkey)
+            }
+            #expect(inserted.filter { $0 }.count == 1)
+            let signUps = try await Self.race(first, second) { store, index in
+                let user = User(
+                    id: "u-\(index)", email: "new@example.com", passwordHash: nil, role: "user", tenantID: nil,
+                    disabledAt: nil, createdAt: Fixture.epoch)
+                do throws(StoreError) {
+                    try await store.passkeys.createUser(
+                        user, userHandle: "h-\(index)",
+                        passkey: PasskeyContractTests.passkey("new-\(index)", userID: user.id))
+                    return true
+                } catch .emailTaken {
+                    return false
+                }
+            }
+            #expect(signUps.filter { $0 }.count == 1)
+            #expect(try await second.passkeys.allPasskeys().count == 2)
         }
     }
 
