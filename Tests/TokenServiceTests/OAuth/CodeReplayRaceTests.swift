@@ -41,6 +41,7 @@ import TokenServiceTesting
         var email: any EmailStoring { inner.emailStore }
         var integrity: any IntegrityStoring { inner.integrityStore }
         var dpopProofs: (any DPoPProofStoring)? { nil }
+        var passkeys: any PasskeyStoring { inner.passkeyStore }
         var rateLimits: (any RateLimitCounters)? { nil }
         var isShared: Bool { false }
         var displayName: String { "replay-before-attach" }

@@ -42,6 +42,8 @@ struct FaultyStore: StoreBackend {
     /// Without faults: the integrity store of `inner`.
     var integrity: any IntegrityStoring { inner.integrityStore }
     var dpopProofs: (any DPoPProofStoring)? { nil }
+    /// Without faults: the passkey store of `inner`.
+    var passkeys: any PasskeyStoring { inner.passkeyStore }
     var rateLimits: (any RateLimitCounters)? { counters }
     var isShared: Bool { counters != nil }
     var displayName: String { "faulty:" + inner.displayName }
