@@ -57,7 +57,9 @@ struct PasskeyTokenEndpointTests {
             "/auth/passkeys/authentication", json: made.body(),
             headers: ["DPoP": try await Self.proof(harness, key, "/auth/passkeys/authentication", tamper: .signature)])
         DPoPHarness.expectTokenEndpointRefusal(refused, "tampered proof")
-        #expect(try await harness.signIn(account.credentialID).status == 200)
+        // The challenge was not spent: the same assertion without a proof signs in.
+        let answer = try await harness.post("/auth/passkeys/authentication", json: made.body())
+        #expect(answer.status == 200, "\(answer.text)")
     }
 
     @Test("X-Auth-Strategy: cookie at passkey sign-in answers with the session cookies, as at login")
@@ -70,6 +72,6 @@ struct PasskeyTokenEndpointTests {
         for name in ["__Host-access_token=", "__Secure-refresh_token=", "__Host-csrf_token="] {
             #expect(cookies.contains(name), "\(name) in \(cookies)")
         }
-        #expect(try answer.object()["refreshToken"] == nil, "the refresh token travels only as a cookie")
+        #expect(try answer.object()["accessToken"] == nil && answer.object()["refreshToken"] == nil, "\(answer.text)")
     }
 }
