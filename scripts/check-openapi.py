@@ -11,8 +11,7 @@
    document), and every response must carry X-Request-Id. Every documented operation must have been called.
    DPoP (issue 35): a session bound by a proof of a key made here is used and refreshed with proofs, and each
    refusal (no proof, a bound token as Bearer, an unbound one as DPoP, a malformed proof, another key) must answer
-   its documented status and error code. Passkeys (issue 36) are not configured: their operations and the two
-   association files must answer their documented 404.
+   its documented status and error code.
 
 Exit 0 when all holds; 1 with one line per finding otherwise. Installs PyYAML, jsonschema and
 openapi-spec-validator with pip when they are missing.
@@ -386,31 +385,6 @@ def dpop(check, user, bearer):
         findings.append("POST /auth/refresh of a bound session: tokenType is not DPoP")
 
 
-def passkeys(check, bearer):
-    """Passkeys (issue 36): this server configures no `passkeys.rpId`, so every passkey operation and both association
-    files answer 404 `not_found`, as documented; the Swift end-to-end suites cover the configured answers."""
-    for method, template, path, headers, body in [
-        ("POST", "/auth/passkeys/registration/options", None, bearer, {}),
-        ("POST", "/auth/passkeys/registration", None, bearer, {"credential": {}}),
-        ("POST", "/auth/passkeys/signup/options", None, None, {"email": "passkey@example.com"}),
-        ("POST", "/auth/passkeys/signup", None, None, {"credential": {}}),
-        ("POST", "/auth/passkeys/authentication/options", None, None, None),
-        ("POST", "/auth/passkeys/authentication", None, None, {"credential": {}}),
-        ("GET", "/auth/passkeys", None, bearer, None),
-        ("PATCH", "/auth/passkeys/{id}", "/auth/passkeys/AAAA", bearer, {"name": "Phone"}),
-        ("DELETE", "/auth/passkeys/{id}", "/auth/passkeys/AAAA", bearer, None),
-        ("GET", "/.well-known/apple-app-site-association", None, None, None),
-        ("GET", "/.well-known/assetlinks.json", None, None, None),
-    ]:
-        _, data = check.call(method, template, path=path, headers=headers, body=body, expect=404)
-        try:
-            code = json.loads(data).get("error")
-        except ValueError:
-            code = None
-        if code != "not_found":
-            findings.append(f"{method} {template} without passkeys.rpId: expected not_found, got {code}")
-
-
 def account_deletion(check, outbox):
     """The deletion operations (issue 33): in the app, by code, the page's three steps, Apple's notifications."""
     form = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -556,7 +530,6 @@ def scenario(check, outbox):
     check.call("DELETE", "/auth/sessions/{id}", path="/auth/sessions/00000000-0000-0000-0000-000000000000",
                headers=bearer, expect=404)
     email_codes(check, outbox, bearer, user["password"])
-    passkeys(check, bearer)
     account_deletion(check, outbox)
     check.call("POST", "/auth/logout", path="/auth/logout?scope=local", headers=bearer, expect=204)
     check.call("POST", "/auth/logout", expect=401)
