@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "AppIntegrity",
             dependencies: [
-                "Cryptography", "JWT", "StrictJSON", "CBOR",
+                "Cryptography", "JWT", "StrictJSON", "CBOR", "WebAuthn",
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings
