@@ -42,13 +42,9 @@ extension PasskeyEndpoints {
             let verified = try verifier.verifyAuthentication(
                 credential, clientData: clientData, expectedChallenge: clientData.challenge,
                 publicKey: try COSEKey(bytes: found.passkey.publicKey), storedSignCount: found.passkey.signCount,
-                expectedUserHandle: handle)
-            // BE is fixed when a credential is made (WebAuthn §6.1.3): an assertion that flips it is not by the
-            // authenticator that registered it. The verifier has parsed these bytes already; they cannot fail here.
-            let flags = try AuthenticatorData(credential.authenticatorData, requiresAttestedCredential: false)
-            guard flags.backupEligible == found.passkey.backupEligible else {
-                throw WebAuthnError.failed(.backupState)
-            }
+                expectedUserHandle: handle,
+                // BE is fixed when a credential is made (WebAuthn §6.1.3): an assertion that flips it is refused.
+                storedBackupEligible: found.passkey.backupEligible)
             let recorded: Bool
             do throws(StoreError) {
                 recorded = try await store.recordAssertion(
