@@ -81,7 +81,7 @@ extension PasskeyConfiguration {
         }
         for (index, appID) in appleAppIDs.enumerated() {
             let path = "passkeys.appleAppIds[\(index)]"
-            guard Self.isAppleAppID(appID) else {
+            guard AppleAppID.isValid(appID) else {
                 throw PasskeyConfigurationError(
                     path: path, reason: "expected TEAMID.bundle.id (a 10-character team id, a dot, the bundle id)")
             }

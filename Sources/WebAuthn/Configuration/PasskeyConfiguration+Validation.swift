@@ -45,21 +45,6 @@ extension PasskeyConfiguration {
         return host == rpID || isRPID(host)
     }
 
-    /// `TEAMID.bundle.id`: ten uppercase letters or digits, a dot, a bundle id (ASCII letters, digits, `.`, `-`;
-    /// not starting or ending with a dot; at most 255 characters).
-    static func isAppleAppID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count > 11, bytes.count <= 266, bytes[10] == UInt8(ascii: "."),
-            bytes[0..<10].allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) })
-        else { return false }
-        let bundle = bytes[11...]
-        guard bundle.first != UInt8(ascii: "."), bundle.last != UInt8(ascii: ".") else { return false }
-        return bundle.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-        }
-    }
-
     /// An Android application id: at least two dot-separated segments, each an ASCII letter followed by letters,
     /// digits or `_`; at most 255 characters.
     static func isAndroidPackage(_ text: String) -> Bool {
