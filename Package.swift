@@ -333,6 +333,7 @@ let package = Package(
                 "PostgresStore", "PostgresTesting",  // TOKENVEND_TEST_BACKEND=postgres: a schema per server
                 "IdentityProvidersTesting", "Cryptography", "JWT", "StrictJSON",  // FakeIdentityProvider's ID tokens
                 "MailTesting", "AppIntegrityTesting",  // DPoPProofMaker: scripts/dpop_proof.py as a child process
+                "AuthAPI",  // PasskeyAuthenticator decodes the passkey wire types
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

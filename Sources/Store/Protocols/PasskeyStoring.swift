@@ -51,7 +51,8 @@ public protocol PasskeyStoring: Sendable {
     func insertPasskey(_ passkey: Passkey) async throws(StoreError) -> Bool
 
     /// Creates an account without a password (`user.passwordHash` is nil) with `userHandle` and its first passkey,
-    /// in one transaction.
+    /// in one transaction. The account is stored without a password and not disabled whatever `user` says, and the
+    /// passkey under `user.id`.
     /// - Throws: `.emailTaken` when `user.email` belongs to an account, `.constraint(.primaryKey)` when the
     ///   credential id (or the user id) exists, `.constraint(.unique)` for a user handle in use, `.unavailable`.
     func createUser(_ user: User, userHandle: String, passkey: Passkey) async throws(StoreError)
