@@ -42,7 +42,9 @@ extension PasskeyEndpoints {
             let verified = try verifier.verifyAuthentication(
                 credential, clientData: clientData, expectedChallenge: clientData.challenge,
                 publicKey: try COSEKey(bytes: found.passkey.publicKey), storedSignCount: found.passkey.signCount,
-                expectedUserHandle: handle)
+                expectedUserHandle: handle,
+                // BE is fixed when a credential is made (WebAuthn §6.1.3): an assertion that flips it is refused.
+                storedBackupEligible: found.passkey.backupEligible)
             let recorded: Bool
             do throws(StoreError) {
                 recorded = try await store.recordAssertion(
