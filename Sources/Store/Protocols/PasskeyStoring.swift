@@ -44,7 +44,8 @@ public protocol PasskeyStoring: Sendable {
     /// - Throws: `.unavailable`.
     func passkey(credentialID: String) async throws(StoreError) -> (passkey: Passkey, user: User, userHandle: String)?
 
-    /// Stores a verified passkey for an existing account.
+    /// Stores a verified passkey for an existing account, which has its user handle already (the registration
+    /// options asked `userHandle(userID:proposing:)`): reading a passkey whose account has none throws `.misuse`.
     /// - Returns: true when stored; false when the credential id is registered already (to any account; nothing
     ///   changed).
     /// - Throws: `.notFound` for an unknown account, `.unavailable`.
