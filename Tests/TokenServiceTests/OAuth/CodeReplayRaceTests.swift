@@ -42,7 +42,6 @@ import TokenServiceTesting
         var integrity: any IntegrityStoring { inner.integrityStore }
         var passkeys: any PasskeyStoring { inner.passkeys }
         var dpopProofs: (any DPoPProofStoring)? { nil }
-        var passkeys: any PasskeyStoring { inner.passkeyStore }
         var rateLimits: (any RateLimitCounters)? { nil }
         var isShared: Bool { false }
         var displayName: String { "replay-before-attach" }

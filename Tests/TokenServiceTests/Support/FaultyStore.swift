@@ -44,8 +44,6 @@ struct FaultyStore: StoreBackend {
     /// Without faults: the passkey store of `inner`.
     var passkeys: any PasskeyStoring { inner.passkeys }
     var dpopProofs: (any DPoPProofStoring)? { nil }
-    /// Without faults: the passkey store of `inner`.
-    var passkeys: any PasskeyStoring { inner.passkeyStore }
     var rateLimits: (any RateLimitCounters)? { counters }
     var isShared: Bool { counters != nil }
     var displayName: String { "faulty:" + inner.displayName }
