@@ -136,9 +136,6 @@ struct PasskeyRefusalTests {
             pyWebauthnRefuses: true),
         Case(name: "BS without BE", knobs: bsWithoutBE, reason: "backup_state", pyWebauthnRefuses: true),
         Case(
-            name: "BE set on a single-device passkey", knobs: .with(\.backupEligible, true), reason: "backup_state",
-            pyWebauthnRefuses: false),
-        Case(
             name: "a tampered signature", knobs: .with(\.tamperSignature, true), reason: "signature",
             pyWebauthnRefuses: true),
         Case(
