@@ -51,15 +51,16 @@ struct PasskeyAcrossInstancesTests {
 
         // Registration: options from B (the account made at B), the credential to A; then again at B.
         let options = try await b.registrationOptions(token)
-        let second = try await b.authenticator.create(options, origin: PasskeyHarness.origin)
-        let replay = try await b.authenticator.create(options, origin: PasskeyHarness.origin)
+        let device = try await b.authenticator.newDevice()  // the first one holds the excluded credential
+        let second = try await b.authenticator.create(options, origin: PasskeyHarness.origin, device: device)
+        let replay = try await b.authenticator.create(options, origin: PasskeyHarness.origin, device: device)
         let registered = try await a.post("/auth/passkeys/registration", token: token, json: second.body())
         #expect(registered.status == 201, "registration at A: \(registered.text)")
         PasskeyHarness.expectRefusal(
             try await b.post("/auth/passkeys/registration", token: token, json: replay.body()), "registration at B")
         // A credential registered at A is a duplicate at B.
         let duplicate = try await b.authenticator.create(
-            try await b.registrationOptions(token), origin: PasskeyHarness.origin,
+            try await b.registrationOptions(token), origin: PasskeyHarness.origin, device: device,
             knobs: .with(\.reuseCredential, second.credentialID))
         PasskeyHarness.expectRefusal(
             try await b.post("/auth/passkeys/registration", token: token, json: duplicate.body()), "duplicate at B")
@@ -85,7 +86,7 @@ struct PasskeyAcrossInstancesTests {
         // Both list both passkeys, and both sign in with the second one.
         #expect(try await a.list(token).count == 2)
         #expect(try await b.list(token).count == 2)
-        #expect(try await a.signIn(second.credentialID).status == 200)
-        #expect(try await b.signIn(second.credentialID).status == 200)
+        #expect(try await a.signIn(second.credentialID, device: device).status == 200)
+        #expect(try await b.signIn(second.credentialID, device: device).status == 200)
     }
 }

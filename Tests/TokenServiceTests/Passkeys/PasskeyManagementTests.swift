@@ -15,7 +15,9 @@ struct PasskeyManagementTests {
         let login = try await harness.server.signUp()
         let first = try await harness.addPasskey(login.accessToken, name: "Phone")
         harness.clock.advance(by: 1)
-        let second = try await harness.addPasskey(login.accessToken)
+        // Another device: the first one holds an excluded credential and refuses, as a real authenticator does.
+        let second = try await harness.addPasskey(
+            login.accessToken, device: try await harness.authenticator.newDevice())
         #expect(second.passkey["name"] as? String == "Passkey")
         let listed = try await harness.list(login.accessToken)
         #expect(listed.compactMap { $0["id"] as? String } == [first.credentialID, second.credentialID])
@@ -72,11 +74,12 @@ struct PasskeyManagementTests {
         let refused = try await delete(harness, account.accessToken, account.credentialID)
         #expect(refused.status == 409 && refused.errorCode == "last_sign_in_method", "\(refused.text)")
         #expect(try await harness.list(account.accessToken).count == 1)
-        let second = try await harness.addPasskey(account.accessToken)
+        let device = try await harness.authenticator.newDevice()
+        let second = try await harness.addPasskey(account.accessToken, device: device)
         #expect(try await delete(harness, account.accessToken, account.credentialID).status == 204)
         let last = try await delete(harness, account.accessToken, second.credentialID)
         #expect(last.status == 409 && last.errorCode == "last_sign_in_method", "\(last.text)")
-        #expect(try await harness.signIn(second.credentialID).status == 200)
+        #expect(try await harness.signIn(second.credentialID, device: device).status == 200)
     }
 
     @Test("a password is a way out: a password account can delete its only passkey")
@@ -139,13 +142,15 @@ struct PasskeyManagementTests {
     func accountDeletion() async throws {
         let harness = try PasskeyHarness.shared()
         let account = try await harness.signUp()
-        let second = try await harness.addPasskey(account.accessToken)
+        let device = try await harness.authenticator.newDevice()
+        let second = try await harness.addPasskey(account.accessToken, device: device)
         let deleted = try await harness.server.request(
             "DELETE", "/auth/account", headers: ["Authorization": "Bearer \(account.accessToken)"], json: "{}")
         #expect(deleted.status == 200, "\(deleted.text)")
         let before = harness.ceremonies("authentication", "unknown_credential")
-        for id in [account.credentialID, second.credentialID] {
-            PasskeyHarness.expectRefusal(try await harness.signIn(id), "passkey of a deleted account")
+        for (id, holder) in [(account.credentialID, account.device), (second.credentialID, device)] {
+            PasskeyHarness.expectRefusal(
+                try await harness.signIn(id, device: holder), "passkey of a deleted account")
         }
         #expect(harness.ceremonies("authentication", "unknown_credential") == before + 2)
     }
