@@ -161,6 +161,21 @@ struct PasskeyRefusalTests {
         #expect(try await harness.signIn(account.credentialID).status == 200)
     }
 
+    @Test("an assertion whose BE differs from the registered one is refused (backup_state); py_webauthn accepts it")
+    func backupEligibilityFlipped() async throws {
+        let harness = try PasskeyHarness.shared()
+        // The default device makes single-device passkeys: BE clear at registration.
+        let account = try await harness.signUp()
+        let before = harness.ceremonies("authentication", "backup_state")
+        let made = try await harness.assertion(account.credentialID, knobs: .with(\.backupEligible, true))
+        #expect(made.pyWebauthnAccepted, "py_webauthn does not compare BE with the registration")
+        let answer = try await harness.post("/auth/passkeys/authentication", json: made.body())
+        PasskeyHarness.expectRefusal(answer, "BE set on a single-device passkey")
+        #expect(harness.ceremonies("authentication", "backup_state") == before + 1)
+        // The passkey itself is fine: an assertion with its own flags still signs in.
+        #expect(try await harness.signIn(account.credentialID).status == 200)
+    }
+
     @Test("an assertion carrying another account's userHandle is refused (user_handle)")
     func otherAccountsUserHandle() async throws {
         let harness = try PasskeyHarness.shared()
