@@ -342,18 +342,21 @@ def email_codes(check, outbox, bearer, password):
         findings.append("POST /auth/email/change/confirm: the user's email did not change")
 
 
+def error_code(data):
+    """The `error` member of an error body, or None."""
+    try:
+        return json.loads(data).get("error")
+    except ValueError:
+        return None
+
+
+def expect_error(what, data, code):
+    if error_code(data) != code:
+        findings.append(f"{what}: expected {code}, got {error_code(data)}")
+
+
 def dpop(check, user, bearer):
     """DPoP (issue 35): a session bound at login, used and refreshed with proofs, and each refusal's status."""
-    def error(data):
-        try:
-            return json.loads(data).get("error")
-        except ValueError:
-            return None
-
-    def expect_error(what, data, code):
-        if error(data) != code:
-            findings.append(f"{what}: expected {code}, got {error(data)}")
-
     url = lambda path: check.base + path  # noqa: E731
     _, data = check.call("POST", "/auth/login", body=user, headers={"DPoP": dpop_proof("POST", url("/auth/login"))},
                          expect=200)
@@ -396,16 +399,6 @@ def passkeys(check, bearer):
     """Passkeys (issue 36): the association files, sign-up, sign-in, adding one to a password account, list, rename,
     delete and the last-sign-in-method refusal, with credentials made by scripts/soft_authenticator.py."""
     import soft_authenticator  # scripts/ is on sys.path; cryptography and cbor2 come with ensure-python-packages
-
-    def error(data):
-        try:
-            return json.loads(data).get("error")
-        except ValueError:
-            return None
-
-    def expect_error(what, data, code):
-        if error(data) != code:
-            findings.append(f"{what}: expected {code}, got {error(data)}")
 
     check.call("GET", "/.well-known/apple-app-site-association", expect=200)
     check.call("GET", "/.well-known/assetlinks.json", expect=200)
