@@ -95,7 +95,7 @@ let package = Package(
         .target(
             name: "AppIntegrity",
             dependencies: [
-                "Cryptography", "JWT", "StrictJSON", "CBOR",
+                "Cryptography", "JWT", "StrictJSON", "CBOR", "WebAuthn",
                 .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: swiftSettings
@@ -223,7 +223,11 @@ let package = Package(
         // Registrations and assertions made by the Python software authenticator (cryptography + cbor2) and checked
         // by py_webauthn (scripts/generate-webauthn-vectors.py → Resources/webauthn-vectors.json, read via #filePath).
         .testTarget(
-            name: "WebAuthnTests", dependencies: ["WebAuthn", "CBOR", "Cryptography", "StrictJSON"],
+            name: "WebAuthnTests",
+            dependencies: [
+                "WebAuthn", "CBOR", "Cryptography", "StrictJSON",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
             exclude: ["Resources"], swiftSettings: swiftSettings),
         .testTarget(
             name: "JWTTests", dependencies: ["JWT", "Cryptography", "StrictJSON"], swiftSettings: swiftSettings
@@ -333,6 +337,7 @@ let package = Package(
                 "PostgresStore", "PostgresTesting",  // TOKENVEND_TEST_BACKEND=postgres: a schema per server
                 "IdentityProvidersTesting", "Cryptography", "JWT", "StrictJSON",  // FakeIdentityProvider's ID tokens
                 "MailTesting", "AppIntegrityTesting",  // DPoPProofMaker: scripts/dpop_proof.py as a child process
+                "AuthAPI",  // PasskeyAuthenticator decodes the passkey wire types
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],

@@ -11,7 +11,8 @@
    document), and every response must carry X-Request-Id. Every documented operation must have been called.
    DPoP (issue 35): a session bound by a proof of a key made here is used and refreshed with proofs, and each
    refusal (no proof, a bound token as Bearer, an unbound one as DPoP, a malformed proof, another key) must answer
-   its documented status and error code.
+   its documented status and error code. Passkeys (issue 36): credentials made by scripts/soft_authenticator.py sign
+   up, sign in, register and are listed, renamed and deleted, with the refusals' statuses and codes.
 
 Exit 0 when all holds; 1 with one line per finding otherwise. Installs PyYAML, jsonschema and
 openapi-spec-validator with pip when they are missing.
@@ -341,18 +342,21 @@ def email_codes(check, outbox, bearer, password):
         findings.append("POST /auth/email/change/confirm: the user's email did not change")
 
 
+def error_code(data):
+    """The `error` member of an error body, or None."""
+    try:
+        return json.loads(data).get("error")
+    except ValueError:
+        return None
+
+
+def expect_error(what, data, code):
+    if error_code(data) != code:
+        findings.append(f"{what}: expected {code}, got {error_code(data)}")
+
+
 def dpop(check, user, bearer):
     """DPoP (issue 35): a session bound at login, used and refreshed with proofs, and each refusal's status."""
-    def error(data):
-        try:
-            return json.loads(data).get("error")
-        except ValueError:
-            return None
-
-    def expect_error(what, data, code):
-        if error(data) != code:
-            findings.append(f"{what}: expected {code}, got {error(data)}")
-
     url = lambda path: check.base + path  # noqa: E731
     _, data = check.call("POST", "/auth/login", body=user, headers={"DPoP": dpop_proof("POST", url("/auth/login"))},
                          expect=200)
@@ -383,6 +387,68 @@ def dpop(check, user, bearer):
                          headers={"DPoP": dpop_proof("POST", url("/auth/refresh"))})
     if json.loads(data).get("tokenType") != "DPoP":
         findings.append("POST /auth/refresh of a bound session: tokenType is not DPoP")
+
+
+PASSKEY_RP_ID = "example.com"
+PASSKEY_ORIGIN = "https://example.com"
+PASSKEY_APP_ID = "ABCDE12345.com.example.openapi"
+PASSKEY_FINGERPRINT = ":".join(f"{byte:02X}" for byte in range(32))
+
+
+def passkeys(check, bearer):
+    """Passkeys (issue 36): the association files, sign-up, sign-in, adding one to a password account, list, rename,
+    delete and the last-sign-in-method refusal, with credentials made by scripts/soft_authenticator.py."""
+    import soft_authenticator  # scripts/ is on sys.path; cryptography and cbor2 come with ensure-python-packages
+
+    check.call("GET", "/.well-known/apple-app-site-association", expect=200)
+    check.call("GET", "/.well-known/assetlinks.json", expect=200)
+    authenticator = soft_authenticator.SoftAuthenticator()
+    # A new account without an email: its passkey is its only way in.
+    _, data = check.call("POST", "/auth/passkeys/signup/options", body={}, expect=200)
+    registration, _ = authenticator.create(json.loads(data), PASSKEY_ORIGIN)
+    _, data = check.call("POST", "/auth/passkeys/signup", body={"credential": registration, "name": "Phone"},
+                         expect=200)
+    signed_up = json.loads(data)
+    if signed_up.get("created") is not True:
+        findings.append("POST /auth/passkeys/signup: created is not true")
+    passkey_bearer = {"Authorization": f"Bearer {signed_up.get('accessToken', '')}"}
+    _, data = check.call("POST", "/auth/passkeys/signup/options", body={"email": "openapi@example.com"}, expect=409)
+    expect_error("POST /auth/passkeys/signup/options with a registered email", data, "email_taken")
+    _, data = check.call("POST", "/auth/passkeys/authentication/options", expect=200)
+    assertion = authenticator.get(json.loads(data), PASSKEY_ORIGIN)
+    check.call("POST", "/auth/passkeys/authentication", body={"credential": assertion}, expect=200)
+    _, data = check.call("POST", "/auth/passkeys/authentication", body={"credential": assertion}, expect=401)
+    expect_error("POST /auth/passkeys/authentication replayed", data, "invalid_credential")
+    check.call("POST", "/auth/passkeys/authentication", body={"credential": {"id": "x"}}, expect=400)
+    # A passkey added to the password account.
+    check.call("POST", "/auth/passkeys/registration/options", expect=401)
+    _, data = check.call("POST", "/auth/passkeys/registration/options", headers=bearer, body={}, expect=200)
+    registration, _ = authenticator.create(json.loads(data), PASSKEY_ORIGIN)
+    _, data = check.call("POST", "/auth/passkeys/registration", headers=bearer, body={"credential": registration},
+                         expect=201)
+    added = json.loads(data).get("passkey", {}).get("id", "")
+    _, data = check.call("POST", "/auth/passkeys/registration", headers=bearer, body={"credential": registration},
+                         expect=401)
+    expect_error("POST /auth/passkeys/registration replayed", data, "invalid_credential")
+    _, data = check.call("GET", "/auth/passkeys", headers=bearer, expect=200)
+    if [passkey["id"] for passkey in json.loads(data).get("passkeys", [])] != [added]:
+        findings.append("GET /auth/passkeys: the added passkey is not the one listed")
+    check.call("PATCH", "/auth/passkeys/{id}", path=f"/auth/passkeys/{added}", headers=bearer,
+               body={"name": "Laptop"}, expect=200)
+    check.call("PATCH", "/auth/passkeys/{id}", path=f"/auth/passkeys/{added}", headers=bearer, body={"name": ""},
+               expect=400)
+    check.call("PATCH", "/auth/passkeys/{id}", path=f"/auth/passkeys/{added}", headers=passkey_bearer,
+               body={"name": "Mine"}, expect=404)
+    check.call("DELETE", "/auth/passkeys/{id}", path=f"/auth/passkeys/{added}", headers=bearer, expect=204)
+    check.call("DELETE", "/auth/passkeys/{id}", path=f"/auth/passkeys/{added}", headers=bearer, expect=404)
+    _, data = check.call("GET", "/auth/passkeys", headers=passkey_bearer, expect=200)
+    only = [passkey["id"] for passkey in json.loads(data).get("passkeys", [])]
+    if len(only) != 1:
+        findings.append(f"GET /auth/passkeys of the passkey account: {len(only)} passkeys, not 1")
+    else:
+        _, data = check.call("DELETE", "/auth/passkeys/{id}", path=f"/auth/passkeys/{only[0]}",
+                             headers=passkey_bearer, expect=409)
+        expect_error("DELETE /auth/passkeys/{id} of the last way in", data, "last_sign_in_method")
 
 
 def account_deletion(check, outbox):
@@ -493,6 +559,7 @@ def scenario(check, outbox):
     check.call("GET", "/auth/me", headers=bearer, expect=200)
     check.call("GET", "/auth/me", expect=401)
     dpop(check, user, bearer)
+    passkeys(check, bearer)
     _, data = check.call("GET", "/auth/sessions", headers=bearer, expect=200)
     other = [s["id"] for s in json_body(data) if not s["current"]]
     check.call("GET", "/auth/sessions", path="/auth/sessions?limit=1", headers=bearer, expect=200)
@@ -574,6 +641,12 @@ def main():
             "TOKENVEND_EMAIL_SIGN_IN_CODES": "true",
             # The scripted session sends more than the default 60 limited requests a minute from one address.
             "TOKENVEND_RATE_LIMIT_REQUESTS_PER_ADDRESS_PER_MINUTE": "1000",
+            # Passkeys for a web origin, an iOS app and an Android app (the soft authenticator signs for the origin).
+            "TOKENVEND_PASSKEYS_RP_ID": PASSKEY_RP_ID,
+            "TOKENVEND_PASSKEYS_ORIGINS": json.dumps([PASSKEY_ORIGIN]),
+            "TOKENVEND_PASSKEYS_APPLE_APP_IDS": json.dumps([PASSKEY_APP_ID]),
+            "TOKENVEND_PASSKEYS_ANDROID_APPS": json.dumps(
+                [{"package": "com.example.openapi", "sha256CertFingerprints": [PASSKEY_FINGERPRINT]}]),
         })
         log = open(os.path.join(directory, "server.log"), "w")
         server = subprocess.Popen([binary, "serve"],

@@ -116,6 +116,9 @@ start_server() {
     "github": {"preset": "github", "clientId": "schemathesis-client", "clientSecret": "schemathesis-client-secret",
                "redirectURIs": ["com.example.schemathesis:/oauth", "http://127.0.0.1/cb"]}
   },
+  "passkeys": {"rpId": "example.com", "appleAppIds": ["ABCDE12345.com.example.schemathesis"],
+               "androidApps": [{"package": "com.example.schemathesis",
+                                "sha256CertFingerprints": ["$(python3 -c 'print(":".join(["AB"] * 32))')"]}]},
   "log": {"level": "warning"}
 }
 JSON

@@ -4,7 +4,8 @@
 # Sign in with Apple (scripts/fake_apple.py, started by Tests/IdentityProvidersTesting/FakeApple.swift), cbor2 for
 # the fake App Attest (scripts/fake_app_attest.py, started by Tests/AppIntegrityTesting/FakeAppAttest.swift), joserfc
 # for the fake Play Integrity and App Check (scripts/fake_play_integrity.py, Tests/AppIntegrityTesting/
-# FakePlayIntegrity.swift). With
+# FakePlayIntegrity.swift), webauthn (py_webauthn 3.x) checking the software authenticator's passkeys
+# (scripts/passkey_authenticator.py, Tests/TokenServiceTesting/PasskeyAuthenticator.swift). With
 # `--checks`, also every package of the checks `make test` runs afterwards, two at a time (schemathesis, joserfc,
 # pyattest, the vendor SDKs, Selenium, Authlib and Flask), in one pip call first, so that the concurrent checks never
 # run pip at the same time (each script still installs what it misses when run alone). Safe to run repeatedly; `make test`
@@ -24,6 +25,11 @@ fi
 if ! python3 -c 'import cbor2' 2>/dev/null; then
     echo "installing cbor2 (pip install cbor2)" >&2
     python3 -m pip install --quiet --disable-pip-version-check cbor2 >&2
+fi
+
+if ! python3 -c 'import webauthn, sys; sys.exit(0 if webauthn.__version__.startswith("3.") else 1)' 2>/dev/null; then
+    echo "installing webauthn 3.x (pip install 'webauthn>=3,<4')" >&2
+    python3 -m pip install --quiet --disable-pip-version-check 'webauthn>=3,<4' >&2
 fi
 
 if ! python3 -c 'import joserfc' 2>/dev/null; then

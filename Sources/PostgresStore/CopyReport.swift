@@ -12,11 +12,13 @@ public struct CopyReport: Sendable, Equatable {
     public var deletedAccounts: Int
     /// App Attest keys written.
     public var attestedKeys: Int
+    /// Passkeys written.
+    public var passkeys: Int
 
     /// Creates a report.
     public init(
         users: Int, customerIDs: Int, sessions: Int, identities: Int = 0, deletedAccounts: Int = 0,
-        attestedKeys: Int = 0
+        attestedKeys: Int = 0, passkeys: Int = 0
     ) {
         self.users = users
         self.customerIDs = customerIDs
@@ -24,5 +26,6 @@ public struct CopyReport: Sendable, Equatable {
         self.identities = identities
         self.deletedAccounts = deletedAccounts
         self.attestedKeys = attestedKeys
+        self.passkeys = passkeys
     }
 }

@@ -4,24 +4,27 @@ public import Store
 extension PostgresStore {
     /// Writes a snapshot of another store (`SQLiteStore.snapshot()`) into this one, in one transaction (sent in
     /// pipelines of 500 statements, each with a deadline of 2 minutes, without `statement_timeout`), for
-    /// `tokenvend db copy`: users, stored customer ids, identities (with their sealed provider tokens and
-    /// forwarding), the records of deleted accounts, the attested App Attest keys with their counters (so attested
-    /// installations keep asserting), and live sessions with their counters and DPoP keys, so refresh tokens
-    /// issued before the move keep rotating after it, bound as they were. Transient tables are neither read nor
-    /// written: browser sign-in flows and codes, nonces, integrity challenges, DPoP proof ids, email codes and the
+    /// `tokenvend db copy`: users (with their passkey user handles), stored customer ids, identities (with their
+    /// sealed provider tokens and forwarding), the records of deleted accounts, the attested App Attest keys with
+    /// their counters (so attested installations keep asserting), the passkeys with their counters (so they keep
+    /// signing in), and live sessions with their counters and DPoP keys, so refresh tokens issued before the move
+    /// keep rotating after it, bound as they were. Transient tables are neither read nor written: browser sign-in
+    /// flows and codes, nonces, integrity and passkey challenges, DPoP proof ids, email codes and the
     /// outbox, pending provider-token revocations included (drain it before moving; a replacing copy deletes the
     /// target's email codes with their users and leaves its outbox alone). The target's records of deleted accounts are kept, also by a replacing copy.
     ///
     /// Idempotent, and never weakens the target: rows are upserted by primary key keeping the stronger state — a
     /// revocation or a disabled user on either side stays, the higher refresh counter wins (with the refresh
     /// expiry and rotation time of its row), a key's higher App Attest counter wins (with its last assertion
-    /// time: a counter never goes back), a session's DPoP binding is never removed, and a session revoked on the
+    /// time: a counter never goes back), so does a passkey's (with its last use and backup state; a user handle
+    /// the target holds is kept when the source has none), a session's DPoP binding is never removed, and a
+    /// session revoked on the
     /// source (not yet purged) is revoked on the target. Target sessions missing from the snapshot are left as they are unless `replacing`.
     /// Copying again after instances started writing to the target is still unsafe (a password or customer id
     /// changed there is overwritten by the source's): stop writes on the source first.
     /// - Parameter replacing: when false, a target that already holds users other than the snapshot's is
-    ///   refused; when true, the target's users, customer ids, identities, sessions and App Attest keys are
-    ///   deleted first.
+    ///   refused; when true, the target's users, customer ids, identities, sessions, passkeys and App Attest keys
+    ///   are deleted first.
     /// - Returns: how many rows were written.
     /// - Throws: `.constraint(.other)` for a refused non-empty target; `.unavailable` when the database is
     ///   unreachable.
@@ -39,6 +42,7 @@ extension PostgresStore {
             statements.append(PostgresStatement(unprepared: "DELETE FROM sessions"))
             statements.append(PostgresStatement(unprepared: "DELETE FROM customer_ids"))
             statements.append(PostgresStatement(unprepared: "DELETE FROM identities"))
+            statements.append(PostgresStatement(unprepared: "DELETE FROM passkeys"))
             statements.append(PostgresStatement(unprepared: "DELETE FROM users"))
             statements.append(PostgresStatement(unprepared: "DELETE FROM app_attest_keys"))
         }
@@ -47,9 +51,10 @@ extension PostgresStore {
                 PostgresStatement(
                     "copy.user",
                     """
-                    INSERT INTO users (\(PostgresUserStore.columns))
-                    VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::bigint, $8::bigint, $9)
+                    INSERT INTO users (\(PostgresUserStore.columns), passkey_handle)
+                    VALUES ($1, $2, $3, $4, $5, $6::bigint, $7::bigint, $8::bigint, $9, $10)
                     ON CONFLICT (id) DO UPDATE SET email = EXCLUDED.email, password_hash = EXCLUDED.password_hash,
+                        passkey_handle = coalesce(EXCLUDED.passkey_handle, users.passkey_handle),
                         role = EXCLUDED.role, tenant_id = EXCLUDED.tenant_id,
                         disabled_at = coalesce(users.disabled_at, EXCLUDED.disabled_at),
                         created_at = EXCLUDED.created_at,
@@ -62,7 +67,7 @@ extension PostgresStore {
                         user.disabledAt.map { String($0.storeMilliseconds) },
                         String(user.createdAt.storeMilliseconds),
                         user.emailVerifiedAt.map { String($0.storeMilliseconds) },
-                        user.emailVerifiedBy?.storedValue,
+                        user.emailVerifiedBy?.storedValue, snapshot.passkeyHandles[user.id],
                     ]))
         }
         for id in snapshot.customerIDs {
@@ -127,6 +132,25 @@ extension PostgresStore {
                         key.lastAssertedAt.map { String($0.storeMilliseconds) },
                     ]))
         }
+        // A passkey's key, algorithm, flag BE, transports, AAGUID and registration never change; the higher
+        // counter wins, the later use with its backup state.
+        for passkey in snapshot.passkeys {
+            statements.append(
+                PostgresStatement(
+                    "copy.passkey",
+                    """
+                    INSERT INTO passkeys (\(PostgresPasskeyStore.columns)) VALUES (\(PostgresPasskeyStore.values))
+                    ON CONFLICT (credential_id) DO UPDATE SET user_id = EXCLUDED.user_id,
+                        public_key = EXCLUDED.public_key, algorithm = EXCLUDED.algorithm,
+                        backup_eligible = EXCLUDED.backup_eligible, transports = EXCLUDED.transports,
+                        aaguid = EXCLUDED.aaguid, name = EXCLUDED.name, created_at = EXCLUDED.created_at,
+                        sign_count = greatest(passkeys.sign_count, EXCLUDED.sign_count),
+                        backed_up = CASE WHEN coalesce(EXCLUDED.last_used_at, EXCLUDED.created_at)
+                            > coalesce(passkeys.last_used_at, passkeys.created_at)
+                            THEN EXCLUDED.backed_up ELSE passkeys.backed_up END,
+                        last_used_at = greatest(passkeys.last_used_at, EXCLUDED.last_used_at)
+                    """, PostgresPasskeyStore.parameters(passkey)))
+        }
         for session in snapshot.sessions {
             statements.append(
                 PostgresStatement(
@@ -170,7 +194,7 @@ extension PostgresStore {
         let report = CopyReport(
             users: snapshot.users.count, customerIDs: snapshot.customerIDs.count, sessions: snapshot.sessions.count,
             identities: snapshot.identities.count, deletedAccounts: snapshot.deletedAccounts.count,
-            attestedKeys: snapshot.attestedKeys.count)
+            attestedKeys: snapshot.attestedKeys.count, passkeys: snapshot.passkeys.count)
         let writes = Array(statements.dropFirst(2)) + [.commit]
         let check = Array(statements.prefix(2))
         let batchTimeout = max(configuration.queryTimeout, Self.copyBatchTimeout)

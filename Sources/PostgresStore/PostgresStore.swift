@@ -35,6 +35,7 @@ public struct PostgresStore: StoreBackend {
     public let emailStore: PostgresEmailStore
     public let integrityStore: PostgresIntegrityStore
     public let dpopProofStore: PostgresDPoPProofStore
+    public let passkeyStore: PostgresPasskeyStore
     public let rateLimitCounters: PostgresRateLimitCounters
     let pool: PostgresPool
     let changes: PostgresChangeFeed
@@ -84,6 +85,7 @@ public struct PostgresStore: StoreBackend {
         emailStore = PostgresEmailStore(context: context)
         integrityStore = PostgresIntegrityStore(context: context)
         dpopProofStore = PostgresDPoPProofStore(context: context)
+        passkeyStore = PostgresPasskeyStore(context: context)
         rateLimitCounters = PostgresRateLimitCounters(context: context)
     }
 
@@ -151,6 +153,8 @@ public struct PostgresStore: StoreBackend {
     public var integrity: any IntegrityStoring { integrityStore }
     /// The shared DPoP proof ids: a proof accepted by one instance is a replay on every other.
     public var dpopProofs: (any DPoPProofStoring)? { dpopProofStore }
+    /// The shared passkeys: a challenge is used once and a counter advances once across every instance.
+    public var passkeys: any PasskeyStoring { passkeyStore }
     /// The shared counters: every instance on this database counts together.
     public var rateLimits: (any RateLimitCounters)? { rateLimitCounters }
     /// True: several instances share the database.

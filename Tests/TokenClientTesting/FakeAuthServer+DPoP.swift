@@ -51,7 +51,7 @@ extension FakeAuthServer {
     /// The token endpoints: a bad proof there is 400, elsewhere 401.
     static let tokenEndpoints: Set<String> = [
         "/auth/login", "/auth/idtoken", "/auth/token", "/auth/refresh", "/auth/email/code/confirm",
-        "/auth/password/reset/confirm",
+        "/auth/password/reset/confirm", "/auth/passkeys/signup", "/auth/passkeys/authentication",
     ]
 
     /// The proofs received, decoded.

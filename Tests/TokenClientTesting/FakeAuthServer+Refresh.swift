@@ -97,6 +97,7 @@ extension FakeAuthServer {
         if error.error == .reauthenticationRequired {
             return #"Bearer realm="tokenvend", error="insufficient_user_authentication", max_age=300"#
         }
+        if error.error == .invalidCredential { return #"WebAuthn realm="tokenvend""# }
         let bare: Set<ErrorCode> = [.invalidToken, .invalidCredentials, .invalidGrant]
         return bare.contains(error.error) ? #"Bearer realm="tokenvend""# : nil
     }

@@ -92,6 +92,8 @@ public final class FakeAuthServer: HTTPTransport {
         public var deletion = FakeDeletionState()
         /// DPoP (FakeAuthServer+DPoP.swift).
         public var dpop = FakeDPoPState()
+        /// Passkeys (FakeAuthServer+Passkeys.swift).
+        public var passkeys = FakePasskeyState()
     }
 
     public static let user = User(id: "u-1", email: email, role: "user", tenantID: nil)
@@ -193,6 +195,8 @@ public final class FakeAuthServer: HTTPTransport {
         case ("POST", let path) where path.hasPrefix("/vend/"): return vend(request, vendor: String(path.dropFirst(6)))
         case ("POST", let path) where path.hasPrefix("/auth/email/") || path.hasPrefix("/auth/password/"):
             return emailFlow(request)
+        case (_, let path) where path == "/auth/passkeys" || path.hasPrefix("/auth/passkeys/"):
+            return passkeyRoute(request)
         case ("DELETE", "/auth/account"): return deleteAccount(request)
         case ("POST", "/auth/account/deletion"), ("POST", "/auth/account/deletion/confirm"):
             return accountDeletionByEmail(request)

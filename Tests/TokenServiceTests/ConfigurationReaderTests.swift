@@ -154,6 +154,12 @@ import Testing
         // The dpop section checks its algorithms and the nonce secret's strength.
         environment["TOKENVEND_DPOP_ALGORITHMS"] = #"["ES256","EdDSA"]"#
         environment["TOKENVEND_DPOP_NONCE_SECRET"] = "dpop-" + strongSecret
+        // The passkeys section checks its RP id, origins and app ids.
+        environment["TOKENVEND_PASSKEYS_RP_ID"] = "example.com"
+        environment["TOKENVEND_PASSKEYS_ORIGINS"] = #"["https://example.com"]"#
+        environment["TOKENVEND_PASSKEYS_APPLE_APP_IDS"] = #"["TEAMID1234.com.example.app"]"#
+        environment["TOKENVEND_PASSKEYS_ANDROID_APPS"] =
+            #"[{"package":"com.example.app","sha256CertFingerprints":["\#(IntegrityConfigurationTests.digestHex)"]}]"#
         // database.url excludes database.path: each is read in its own pass.
         environment["TOKENVEND_DATABASE_URL"] = nil
         var postgres = environment

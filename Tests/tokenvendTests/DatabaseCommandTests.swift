@@ -40,7 +40,7 @@ struct DatabaseCommandTests {
         #expect(again.output.contains("schema up to date at version \(known)"))
         let after = try await Self.tokenvend(["db", "status"], environment: environment, in: folder)
         #expect(after.status == 0)
-        #expect(after.output.contains("schema version: 11 found, 11 known"))  // 11: DPoP (issue 35)
+        #expect(after.output.contains("schema version: 12 found, 12 known"))  // 12: passkeys (issue 36)
         #expect(after.output.contains("migrations pending: no"))
     }
 
@@ -178,6 +178,18 @@ struct DatabaseCommandTests {
             let keys = try SQLiteStore(configuration: .init(path: sqlite.configuration.database.path))
             #expect(try await keys.integrity.insertAttestedKey(key))
             #expect(try await keys.integrity.advanceCounter(keyID: "a2V5", to: 3, now: Date()))
+            // Ada's passkey, asserted up to 4, and her handle: copied (a pending challenge is not).
+            let adaID = try #require(try await keys.users.find(byEmail: "ada@example.com")).id
+            #expect(try await keys.passkeys.userHandle(userID: adaID, proposing: "aGFuZGxl") == "aGFuZGxl")
+            let passkey = Passkey(
+                credentialID: "Y3JlZA", userID: adaID, publicKey: [0xA5, 1], algorithm: -7, signCount: 0,
+                backupEligible: true, backedUp: true, transports: ["internal"], name: "Phone", createdAt: Date())
+            #expect(try await keys.passkeys.insertPasskey(passkey))
+            #expect(
+                try await keys.passkeys.recordAssertion(
+                    credentialID: "Y3JlZA", signCount: 4, backedUp: true, now: Date()))
+            let challenge = PasskeyChallenge(hash: "c", ceremony: .authentication, expiresAt: Date() + 300)
+            #expect(try await keys.passkeys.issueChallenge(challenge, maxPending: 10, now: Date()))
             keys.close()
             let source = "sqlite:" + sqlite.configuration.database.path
             // The SQLite server still has the file open: the copy reads alongside it.
@@ -185,13 +197,18 @@ struct DatabaseCommandTests {
                 ["db", "copy", "--from", source, "--to-file", urlFile.path], environment: [:], in: folder)
             #expect(copied.status == 0, "\(copied.error)")
             #expect(copied.output.contains("copied 2 user(s), 1 customer id(s) and 2 live session(s)"))
-            #expect(copied.output.contains("1 App Attest key(s)"))
+            #expect(copied.output.contains("1 App Attest key(s), 1 passkey(s)"))
             let twice = try await Self.tokenvend(
                 ["db", "copy", "--from", source, "--to-file", urlFile.path], environment: [:], in: folder)
             #expect(twice.status == 0)
             #expect(try schema.query("SELECT count(*) FROM users") == "2")
             #expect(try schema.query("SELECT count(*) FROM sessions") == "2")
             #expect(try schema.query("SELECT key_id, counter, app_id FROM app_attest_keys") == "a2V5|3|\(key.appID)")
+            #expect(
+                try schema.query(
+                    "SELECT credential_id, sign_count, passkey_handle FROM passkeys JOIN users ON users.id = user_id")
+                    == "Y3JlZA|4|aGFuZGxl")
+            #expect(try schema.query("SELECT count(*) FROM passkey_challenges") == "0")
 
             // The same keys on PostgreSQL: Ada's refresh token, issued on SQLite, rotates there.
             var configuration = sqlite.configuration

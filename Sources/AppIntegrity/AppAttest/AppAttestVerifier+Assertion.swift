@@ -1,5 +1,6 @@
 import CBOR
 import Cryptography
+import WebAuthn
 
 extension AppAttestVerifier {
     /// Verifies an assertion (`POST /integrity/apple/assert`) by a stored key.
@@ -27,7 +28,7 @@ extension AppAttestVerifier {
         guard case .map = value, let signature = value["signature"]?.bytesValue,
             let authenticatorBytes = value["authenticatorData"]?.bytesValue
         else { throw .malformed("assertion is not {signature, authenticatorData}") }
-        let authenticatorData = try AuthenticatorData(authenticatorBytes, requiresAttestedCredential: false)
+        let authenticatorData = try AuthenticatorData(appAttest: authenticatorBytes, requiresAttestedCredential: false)
 
         // 1–3. ES256 over nonce = SHA256(authenticatorData ‖ clientDataHash): the ECDSA digest is SHA256(nonce).
         let nonce = try Self.sha256(authenticatorBytes + clientDataHash)
@@ -48,9 +49,9 @@ extension AppAttestVerifier {
         }
 
         // 5. The counter moves forward: a replayed or reordered assertion is refused.
-        guard authenticatorData.counter > storedCounter else {
-            throw .failed(.counter, detail: "counter \(authenticatorData.counter) <= stored \(storedCounter)")
+        guard authenticatorData.signCount > storedCounter else {
+            throw .failed(.counter, detail: "counter \(authenticatorData.signCount) <= stored \(storedCounter)")
         }
-        return authenticatorData.counter
+        return authenticatorData.signCount
     }
 }

@@ -1,5 +1,6 @@
 import CBOR
 import Cryptography
+import WebAuthn
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
@@ -33,7 +34,8 @@ extension AppAttestVerifier {
         guard let certificates = object.certificates, object.hasReceipt else {
             throw .failed(.format, detail: "attStmt without x5c or receipt")
         }
-        let authenticatorData = try AuthenticatorData(object.authenticatorData, requiresAttestedCredential: true)
+        let authenticatorData = try AuthenticatorData(
+            appAttest: object.authenticatorData, requiresAttestedCredential: true)
         guard let credential = authenticatorData.attestedCredential else {
             throw .malformed("authenticator data without attested credential data")
         }
@@ -72,8 +74,8 @@ extension AppAttestVerifier {
         else { throw .failed(.appID, detail: "the RP id hash matches none of integrity.apple.appIds") }
 
         // 7. The counter of a new key is 0.
-        guard authenticatorData.counter == 0 else {
-            throw .failed(.counter, detail: "attestation counter \(authenticatorData.counter), not 0")
+        guard authenticatorData.signCount == 0 else {
+            throw .failed(.counter, detail: "attestation counter \(authenticatorData.signCount), not 0")
         }
 
         // 8. The AAGUID: production, or development when allowed.

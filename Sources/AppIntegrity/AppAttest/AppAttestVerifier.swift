@@ -1,5 +1,6 @@
 import CBOR
 import Cryptography
+import WebAuthn
 
 /// Verifies Apple App Attest attestations and assertions as Apple's "Validating apps that connect to your
 /// server" specifies, with no round trip to Apple: pure functions of their inputs, the pinned root and `now`.
@@ -74,15 +75,6 @@ public struct AppAttestVerifier: Sendable {
     /// Whether `text` is `TEAMID.bundle.id`: 10 uppercase letters or digits, a dot, then a bundle id of letters,
     /// digits, `-` and `.` (not starting or ending with a dot).
     static func isAppID(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count > 11, bytes.count <= 255, bytes[10] == UInt8(ascii: "."),
-            bytes[0..<10].allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) })
-        else { return false }
-        let bundle = bytes[11...]
-        guard bundle.first != UInt8(ascii: "."), bundle.last != UInt8(ascii: ".") else { return false }
-        return bundle.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-        }
+        WebAuthn.AppleAppID.isValid(text)
     }
 }

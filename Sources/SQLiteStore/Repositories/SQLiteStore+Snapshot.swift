@@ -13,12 +13,11 @@ extension SQLiteStore {
 
     /// Everything another store needs to take over this deployment (`tokenvend db copy`): every user, every
     /// stored customer id, every identity (with its sealed provider token and forwarding), the records of deleted
-    /// accounts, the attested App Attest keys, the sessions still usable at `now` (not revoked, neither expiry
-    /// reached) and the
-    /// revoked sessions not yet purged (so a copy repeated after a logout revokes the session on the target too),
-    /// read in one read transaction so they agree with each other. The transient tables are left out: browser
-    /// sign-in flows and codes, nonces, integrity challenges, email codes and the outbox (pending revocations too:
-    /// drain it first).
+    /// accounts, the attested App Attest keys, the accounts' passkey handles and passkeys, the sessions still
+    /// usable at `now` (not revoked, neither expiry reached) and the revoked sessions not yet purged (so a copy
+    /// repeated after a logout revokes the session on the target too), read in one read transaction so they agree
+    /// with each other. The transient tables are left out: browser sign-in flows and codes, nonces, integrity and
+    /// passkey challenges, email codes and the outbox (pending revocations too: drain it first).
     /// - Throws: `.unavailable` when no reader can be opened.
     public func snapshot(now: Date = Date()) async throws(StoreError) -> StoreSnapshot {
         try await database.read { (connection: Connection) throws(StoreError) -> StoreSnapshot in
@@ -95,8 +94,12 @@ extension SQLiteStore {
         let deleted = version >= 9 ? try UserStore.deletedAccounts(connection) : []
         // Version 10 added the App Attest keys.
         let keys = version >= 10 ? try SQLiteIntegrityStore.attestedKeys(connection) : []
+        // Version 12 added the passkeys and the accounts' handles.
+        let handles = version >= 12 ? try SQLitePasskeyStore.handles(connection) : [:]
+        let passkeys = version >= 12 ? try SQLitePasskeyStore.allPasskeys(connection).map(\.passkey) : []
         return StoreSnapshot(
             users: users, customerIDs: customerIDs, sessions: sessions, revokedSessions: revoked,
-            identities: identities, deletedAccounts: deleted, attestedKeys: keys)
+            identities: identities, deletedAccounts: deleted, attestedKeys: keys, passkeyHandles: handles,
+            passkeys: passkeys)
     }
 }

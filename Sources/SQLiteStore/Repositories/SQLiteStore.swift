@@ -17,6 +17,7 @@ public struct SQLiteStore: StoreBackend {
     package let oauthStore: OAuthFlowStore
     package let emailStore: EmailStore
     package let integrityStore: SQLiteIntegrityStore
+    package let passkeyStore: SQLitePasskeyStore
 
     /// Opens (creating and migrating when new) the database of `configuration`.
     /// - Throws: as `Database.init(configuration:)`.
@@ -33,6 +34,7 @@ public struct SQLiteStore: StoreBackend {
         oauthStore = OAuthFlowStore(database: database)
         emailStore = EmailStore(database: database)
         integrityStore = SQLiteIntegrityStore(database: database)
+        passkeyStore = SQLitePasskeyStore(database: database)
     }
 
     public var users: any UserStoring { userStore }
@@ -41,6 +43,7 @@ public struct SQLiteStore: StoreBackend {
     public var oauth: any OAuthFlowStoring { oauthStore }
     public var email: any EmailStoring { emailStore }
     public var integrity: any IntegrityStoring { integrityStore }
+    public var passkeys: any PasskeyStoring { passkeyStore }
     /// Nil: one instance keeps the DPoP proof ids it accepted in memory.
     public var dpopProofs: (any DPoPProofStoring)? { nil }
     /// Nil: one instance keeps its rate-limit counters in memory.

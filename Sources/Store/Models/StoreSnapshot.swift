@@ -1,8 +1,9 @@
 /// Everything a store holds that another store needs to take over a deployment (`tokenvend db copy`): users,
 /// their stored customer ids and identities (with their sealed provider tokens), the sessions that can still be
-/// used, the revoked ones not yet purged, the records of deleted accounts, and the attested App Attest keys with
-/// their counters. Read in one transaction by `SQLiteStore.snapshot()`. (The used ID tokens and the integrity
-/// challenges are not copied: they only guard against replays for the few minutes they live.)
+/// used, the revoked ones not yet purged, the records of deleted accounts, the attested App Attest keys with
+/// their counters, and the accounts' passkey user handles and passkeys. Read in one transaction by
+/// `SQLiteStore.snapshot()`. (The used ID tokens and the integrity and passkey challenges are not copied: they
+/// only guard against replays for the few minutes they live.)
 public struct StoreSnapshot: Sendable, Equatable {
     /// Every user.
     public var users: [User]
@@ -19,11 +20,17 @@ public struct StoreSnapshot: Sendable, Equatable {
     public var deletedAccounts: [DeletedAccount]
     /// The attested App Attest keys (`app_attest_keys`, schema 10), with their counters.
     public var attestedKeys: [AttestedKey]
+    /// The accounts' passkey user handles (`users.passkey_handle`, schema 12) by user id; accounts without one
+    /// are left out.
+    public var passkeyHandles: [String: String]
+    /// The passkeys (`passkeys`, schema 12) with their counters, oldest first.
+    public var passkeys: [Passkey]
 
     /// Creates a snapshot.
     public init(
         users: [User], customerIDs: [StoredCustomerID], sessions: [Session], revokedSessions: [Session] = [],
-        identities: [Identity] = [], deletedAccounts: [DeletedAccount] = [], attestedKeys: [AttestedKey] = []
+        identities: [Identity] = [], deletedAccounts: [DeletedAccount] = [], attestedKeys: [AttestedKey] = [],
+        passkeyHandles: [String: String] = [:], passkeys: [Passkey] = []
     ) {
         self.users = users
         self.customerIDs = customerIDs
@@ -32,6 +39,8 @@ public struct StoreSnapshot: Sendable, Equatable {
         self.identities = identities
         self.deletedAccounts = deletedAccounts
         self.attestedKeys = attestedKeys
+        self.passkeyHandles = passkeyHandles
+        self.passkeys = passkeys
     }
 }
 

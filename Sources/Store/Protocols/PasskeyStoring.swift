@@ -44,14 +44,16 @@ public protocol PasskeyStoring: Sendable {
     /// - Throws: `.unavailable`.
     func passkey(credentialID: String) async throws(StoreError) -> (passkey: Passkey, user: User, userHandle: String)?
 
-    /// Stores a verified passkey for an existing account.
+    /// Stores a verified passkey for an existing account, which has its user handle already (the registration
+    /// options asked `userHandle(userID:proposing:)`): reading a passkey whose account has none throws `.misuse`.
     /// - Returns: true when stored; false when the credential id is registered already (to any account; nothing
     ///   changed).
     /// - Throws: `.notFound` for an unknown account, `.unavailable`.
     func insertPasskey(_ passkey: Passkey) async throws(StoreError) -> Bool
 
     /// Creates an account without a password (`user.passwordHash` is nil) with `userHandle` and its first passkey,
-    /// in one transaction.
+    /// in one transaction. The account is stored without a password and not disabled whatever `user` says, and the
+    /// passkey under `user.id`.
     /// - Throws: `.emailTaken` when `user.email` belongs to an account, `.constraint(.primaryKey)` when the
     ///   credential id (or the user id) exists, `.constraint(.unique)` for a user handle in use, `.unavailable`.
     func createUser(_ user: User, userHandle: String, passkey: Passkey) async throws(StoreError)

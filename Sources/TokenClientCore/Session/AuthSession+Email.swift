@@ -125,8 +125,9 @@ extension AuthSession {
         return user
     }
 
-    /// Posts a sign-in body with the bearer strategy and adopts the answered session, as a login does.
-    private func signIn(at path: String, body: some Encodable) async throws -> TokenResponse {
+    /// Posts a sign-in body with the bearer strategy and adopts the answered session, as a login does (the email-code
+    /// and password-reset sign-ins, the passkey sign-up and sign-in).
+    func signIn(at path: String, body: some Encodable) async throws -> TokenResponse {
         await retryPendingLogouts()
         var request = makeRequest("POST", path, body: body)
         request.setValue(AuthStrategy.bearer.rawValue, forHTTPHeaderField: HeaderName.authStrategy)

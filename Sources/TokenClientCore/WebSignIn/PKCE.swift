@@ -40,20 +40,8 @@ enum PKCE {
         #endif
     }
 
-    /// Base64url without padding (RFC 4648 §5).
+    /// Base64url without padding (RFC 4648 §5): ``Base64URL/encode(_:)``.
     static func base64URL(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var text = ""
-        var index = 0
-        while index < bytes.count {
-            let remaining = bytes.count - index
-            let chunk =
-                UInt32(bytes[index]) << 16 | (remaining > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
-                | (remaining > 2 ? UInt32(bytes[index + 2]) : 0)
-            let characters = remaining >= 3 ? 4 : remaining + 1
-            for position in 0..<characters { text.append(alphabet[Int((chunk >> UInt32(18 - 6 * position)) & 0x3f)]) }
-            index += 3
-        }
-        return text
+        Base64URL.encode(bytes)
     }
 }

@@ -2,6 +2,7 @@ public import AppIntegrity
 public import HTTPServer
 public import PostgresStore
 public import SQLiteStore
+public import WebAuthn
 
 /// Everything `tokenvend serve` can be configured with, one nested struct per section of the configuration file.
 ///
@@ -60,6 +61,9 @@ public struct TokenServiceConfiguration: Sendable, Equatable {
     public var integrity = IntegrityConfiguration()
     /// DPoP-bound sessions (`dpop.*`). Default: optional binding, ES256 and EdDSA, 60 s proofs, no nonces.
     public var dpop = DPoP()
+    /// Passkeys (`passkeys.*`): the WebAuthn relying party, its origins and the apps of the association files, read
+    /// by the WebAuthn module from its own section. Default: off (no `rpId`).
+    public var passkeys = PasskeyConfiguration()
 
     /// The built-in defaults: every section at its documented default.
     public init() {}

@@ -1,6 +1,7 @@
 import AppIntegrity
 import IdentityProviders
 import Logging
+import WebAuthn
 
 extension ConfigurationKey {
     /// Every key the configuration knows, in file order. Ranges here are the documented bounds.
@@ -112,6 +113,20 @@ extension ConfigurationKey {
             .init("dpop.nonceSecret", .secret),
             .init("dpop.nonceSecretFile", .secretFile),
             .init("dpop.maxTrackedProofs", .integer(1_000...100_000_000)),
+            .init("passkeys.rpId", .optionalString),
+            .init("passkeys.rpName", .optionalString),
+            .init("passkeys.origins", .nameList),
+            .init(
+                "passkeys.userVerification",
+                .choice(PasskeyConfiguration.UserVerification.allCases.map(\.rawValue))),
+            .init("passkeys.timeoutSeconds", .integer(30...3_600)),
+            .init("passkeys.appleAppIds", .nameList),
+            .init(
+                "passkeys.androidApps",
+                .section(
+                    example: #"[{"package":"com.example.app","sha256CertFingerprints":["AB:CD:…"]}]"#,
+                    parse: ConfigurationSection.passkeyAndroidApps)),
+            .init("passkeys.maxPendingChallenges", .integer(1...10_000_000)),
             .init("integrity.tokenLifetimeSeconds", .integer(60...day)),
             .init("integrity.maxPendingChallenges", .integer(1...1_000_000)),
             .init("integrity.routes.register", .choice(integrityModes)),

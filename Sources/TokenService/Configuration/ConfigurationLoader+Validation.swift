@@ -20,6 +20,7 @@ extension ConfigurationLoader {
         try checkKeyReuse(configuration)
         try validateIntegrity(&configuration)
         try validateDPoP(configuration)
+        try validatePasskeys(configuration)
         if configuration.identity.hasBrowserProviders, configuration.publicURL == nil {
             let name = configuration.identity.providers.first { $0.browser != nil }?.name ?? ""
             throw .invalidValue(

@@ -1,5 +1,6 @@
 import IdentityProviders
 import StrictJSON
+import WebAuthn
 
 /// A structured value of the configuration (`identityProviders`, `vendors`, whose member names are the operator's,
 /// and the key lists `accessToken.keys` and `stream.keys`), parsed by the module that owns it: the loader hands the section's JSON value (from each layer that gives it) to
@@ -68,5 +69,19 @@ extension ConfigurationSection {
     static func streamKeys(_ value: JSONValue, check: ConfigurationValueCheck) throws(ConfigurationError) -> Self {
         let keys = value == .null ? [] : try check.signingKeys(value)
         return ConfigurationSection { $0.stream.keys = keys }
+    }
+}
+
+extension ConfigurationSection {
+    /// `passkeys.androidApps`, parsed by WebAuthn (``PasskeyConfiguration/androidApps(section:)``).
+    static func passkeyAndroidApps(
+        _ value: JSONValue, check: ConfigurationValueCheck
+    ) throws(ConfigurationError) -> ConfigurationSection {
+        do throws(PasskeyConfigurationError) {
+            let apps = value == .null ? [] : try PasskeyConfiguration.androidApps(section: value)
+            return ConfigurationSection { $0.passkeys.androidApps = apps }
+        } catch {
+            throw .invalidValue(key: check.key + error.path, source: check.source, reason: error.reason)
+        }
     }
 }

@@ -5,6 +5,7 @@ import Logging
 import PostgresStore
 import SQLiteStore
 import Store
+import WebAuthn
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -50,6 +51,12 @@ extension TokenServiceConfiguration {
             throw .invalidValue(key: error.path, source: "configuration", reason: error.reason)
         }
         dpop = DPoP(reader: reader.scoped(to: "dpop"))
+        do {
+            // `passkeys.androidApps` is a structured section, set after this read (``ConfigurationSection``).
+            passkeys = try PasskeyConfiguration(reader: reader.scoped(to: "passkeys"), androidApps: [])
+        } catch {
+            throw .invalidValue(key: error.path, source: "configuration", reason: error.reason)
+        }
         publicURL = reader.optionalString(forKey: "server.publicURL")
         log.level = reader.string(forKey: "log.level").flatMap(Logger.Level.init(rawValue:)) ?? log.level
         log.format = reader.string(forKey: "log.format").flatMap(Log.Format.init(rawValue:)) ?? log.format

@@ -41,6 +41,8 @@ public struct ServiceMetrics: Sendable {
     public let integrity: IntegrityMetrics
     /// `tokenvend_dpop_proofs_total{result,reason}`.
     public let dpop: DPoPMetrics
+    /// `tokenvend_passkey_ceremonies_total{ceremony,result,reason}`.
+    public let passkeys: PasskeyMetrics
     private let samplers: Samplers
 
     /// Creates the metrics in `registry`. Default: a new registry of their own.
@@ -68,6 +70,7 @@ public struct ServiceMetrics: Sendable {
         apple = AppleMetrics(registry: registry)
         integrity = IntegrityMetrics(registry: registry)
         dpop = DPoPMetrics(registry: registry)
+        passkeys = PasskeyMetrics(registry: registry)
         accountDeletions = LabelledCounter(
             registry: registry, name: "tokenvend_account_deletions_total", help: "Accounts deleted, by method.",
             label: "method")

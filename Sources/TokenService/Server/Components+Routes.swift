@@ -129,6 +129,39 @@ extension Components {
         router.post("/account/delete/confirm") { request, context async throws in
             try await accounts.postDeletionConfirmPage(request, context)
         }
+        let passkeys = self.passkeys
+        router.get("/.well-known/apple-app-site-association") { request, _ in
+            try passkeys.appleAppSiteAssociation(request)
+        }
+        router.get("/.well-known/assetlinks.json") { request, _ in try passkeys.assetLinks(request) }
+        router.post("/auth/passkeys/registration/options") { request, context async throws in
+            try await passkeys.registrationOptions(request, context)
+        }
+        router.post("/auth/passkeys/registration") { request, context async throws in
+            try await passkeys.register(request, context)
+        }
+        router.post("/auth/passkeys/signup/options") { request, context async throws in
+            try await integrity.check(.register, request, context)
+            return try await passkeys.signUpOptions(request, context)
+        }
+        router.post("/auth/passkeys/signup") { request, context async throws in
+            try await integrity.check(.register, request, context)
+            return try await passkeys.signUp(request, context)
+        }
+        router.post("/auth/passkeys/authentication/options") { request, context async throws in
+            try await passkeys.authenticationOptions(request, context)
+        }
+        router.post("/auth/passkeys/authentication") { request, context async throws in
+            try await integrity.check(.login, request, context)
+            return try await passkeys.authenticate(request, context)
+        }
+        router.get("/auth/passkeys") { request, context async throws in try await passkeys.list(request, context) }
+        router.patch("/auth/passkeys/:id") { request, context async throws in
+            try await passkeys.rename(request, context)
+        }
+        router.delete("/auth/passkeys/:id") { request, context async throws in
+            try await passkeys.delete(request, context)
+        }
         let exchange = integrityEndpoints
         router.post("/integrity/challenge") { request, context async throws in
             try await exchange.challenge(request, context)

@@ -33,6 +33,8 @@ struct Components: Sendable {
     let integrity: IntegrityGate
     /// `/integrity/*`.
     let integrityEndpoints: IntegrityEndpoints
+    /// `/auth/passkeys/…` and the association files (issue 36).
+    let passkeys: PasskeyEndpoints
 
     init(
         configuration: TokenServiceConfiguration, backend: any StoreBackend, metrics: ServiceMetrics, logger: Logger,
@@ -111,6 +113,10 @@ struct Components: Sendable {
         let wakeSender: @Sendable () -> Void = { [sender] in sender?.wake() }
         let deletion = AccountDeletion(users: users, metrics: metrics, logger: logger, wake: wakeSender, now: now)
         self.deletion = deletion
+        passkeys = try PasskeyEndpoints(
+            auth: auth, store: backend.passkeys, configuration: configuration.passkeys,
+            emailSignIn: configuration.email.signInCodes && configuration.email.isEnabled,
+            metrics: metrics.passkeys)
         accounts = AccountEndpoints(
             email: email, deletion: deletion,
             reauthenticationSeconds: configuration.account.reauthenticationSeconds)

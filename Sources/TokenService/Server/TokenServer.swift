@@ -112,7 +112,7 @@ public final class TokenServer: Sendable {
         sessionPurger = SessionPurger(
             sessions: backend.sessions, rateLimits: backend.rateLimits, identities: backend.identities,
             oauth: backend.oauth, email: backend.email, integrity: backend.integrity,
-            dpopProofs: backend.dpopProofs, configuration: purge, logger: logger, now: now)
+            dpopProofs: backend.dpopProofs, passkeys: backend.passkeys, configuration: purge, logger: logger, now: now)
         let components = try Components(
             configuration: configuration, backend: backend, metrics: metrics, logger: logger,
             mossUpstream: mossUpstream, now: now)

@@ -9,8 +9,9 @@ import Synchronization
 /// (`POST /auth/idtoken`'s replay guard) and the server-issued nonces (`POST /auth/nonce`) that have expired
 /// (when given the identity store), and deletes the
 /// expired browser sign-in flows and the one-time codes past their retention (when given the flow store), the
-/// expired integrity challenges (`POST /integrity/challenge`, when given the integrity store) and the DPoP proof
-/// ids past their window (when the store keeps them: PostgreSQL).
+/// expired integrity challenges (`POST /integrity/challenge`, when given the integrity store), the expired passkey
+/// challenges (`POST /auth/passkeys/…/options`, when given the passkey store) and the DPoP proof ids past their
+/// window (when the store keeps them: PostgreSQL).
 ///
 /// Every `interval` (default 10 min; the first run 1 min after start) it deletes sessions that were revoked,
 /// or whose refresh token expired, more than `retention` ago (default 2 days), at most `batchSize` rows
@@ -52,6 +53,7 @@ final class SessionPurger: @unchecked Sendable {
     private let email: (any EmailStoring)?
     private let integrity: (any IntegrityStoring)?
     private let dpopProofs: (any DPoPProofStoring)?
+    private let passkeys: (any PasskeyStoring)?
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let queue = DispatchQueue(label: "tokenvend.sessions.purge")
@@ -69,7 +71,7 @@ final class SessionPurger: @unchecked Sendable {
         sessions: any SessionStoring, rateLimits: (any RateLimitCounters)? = nil,
         identities: (any IdentityStoring)? = nil, oauth: (any OAuthFlowStoring)? = nil,
         email: (any EmailStoring)? = nil, integrity: (any IntegrityStoring)? = nil,
-        dpopProofs: (any DPoPProofStoring)? = nil,
+        dpopProofs: (any DPoPProofStoring)? = nil, passkeys: (any PasskeyStoring)? = nil,
         configuration: Configuration = Configuration(), logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.sessions = sessions
@@ -79,6 +81,7 @@ final class SessionPurger: @unchecked Sendable {
         self.email = email
         self.integrity = integrity
         self.dpopProofs = dpopProofs
+        self.passkeys = passkeys
         self.configuration = configuration
         self.logger = logger
         self.now = now
@@ -137,7 +140,7 @@ final class SessionPurger: @unchecked Sendable {
     }
 
     /// Batches until a short one, a failure, or `stop()`; then prunes the counters, the used ID tokens, the
-    /// expired nonces, integrity challenges and DPoP proof ids, and the browser sign-in flows and codes.
+    /// expired nonces, integrity and passkey challenges and DPoP proof ids, and the browser sign-in flows and codes.
     private func run() async -> Int {
         let retention = configuration.retention.components.seconds
         let cutoff = now().addingTimeInterval(-Double(retention))
@@ -160,6 +163,7 @@ final class SessionPurger: @unchecked Sendable {
         await pruneEmail()
         await pruneChallenges()
         await pruneProofs()
+        await prunePasskeyChallenges()
         state.withLock { $0.running = nil }
         if total > 0 { logger.info("purged ended sessions", metadata: ["sessions.deleted": "\(total)"]) }
         return total
@@ -247,6 +251,19 @@ final class SessionPurger: @unchecked Sendable {
             }
         } catch {
             logger.warning("DPoP proof prune failed; retrying at the next run", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// A passkey challenge (`POST /auth/passkeys/…/options`) is useless once expired.
+    private func prunePasskeyChallenges() async {
+        guard let passkeys, !isStopped else { return }
+        do {
+            let pruned = try await passkeys.pruneChallenges(expiredBy: now())
+            if pruned > 0 {
+                logger.debug("pruned expired passkey challenges", metadata: ["passkeyChallenges.deleted": "\(pruned)"])
+            }
+        } catch {
+            logger.warning("passkey challenge prune failed; retrying at the next run", metadata: ["error": "\(error)"])
         }
     }
 

@@ -50,6 +50,12 @@ struct JSONRequestBody {
         }
     }
 
+    /// A required member of any JSON type, for a module that reads it itself (a passkey ceremony's `credential`).
+    func value(_ name: String) throws(ServiceError) -> JSONValue {
+        guard let value = object[name], !value.isNull else { throw .invalidRequest("Missing member \"\(name)\".") }
+        return value
+    }
+
     /// A required string member.
     func string(_ name: String) throws(ServiceError) -> String {
         guard let value = object[name] else { throw .invalidRequest("Missing member \"\(name)\".") }

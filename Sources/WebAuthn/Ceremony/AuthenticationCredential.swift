@@ -17,11 +17,32 @@ public struct AuthenticationCredential: Sendable, Equatable {
     /// `response.userHandle`, decoded; nil when absent or `null`.
     public var userHandle: [UInt8]?
 
+    /// The largest authenticator data accepted, in bytes.
+    public static let maximumAuthenticatorDataBytes = 16 * 1024
+    /// The largest signature accepted, in bytes (RSA-4096 signs 512).
+    public static let maximumSignatureBytes = 1_024
+    /// The largest user handle accepted, in bytes (WebAuthn's limit).
+    public static let maximumUserHandleBytes = 64
+
     /// Reads the credential member of a request body.
     /// - Throws: `.malformed` for a member missing or of the wrong type, `type` other than `public-key`, base64url
     ///   that does not decode, or a size cap crossed (client data 4 KiB, authenticator data 16 KiB, signature
     ///   1 KiB, user handle 64 bytes, `rawId` 4 KiB).
     package init(json: JSONValue) throws(WebAuthnError) {
-        fatalError("issue 36: pending on branch i36-webauthn")
+        let members = try CredentialMembers(json)
+        let response = members.response
+        id = members.id
+        rawID = members.rawID
+        clientDataJSON = try CredentialMembers.bytes(
+            response, "clientDataJSON", maximumBytes: CollectedClientData.maximumBytes)
+        authenticatorData = try CredentialMembers.bytes(
+            response, "authenticatorData", maximumBytes: Self.maximumAuthenticatorDataBytes)
+        signature = try CredentialMembers.bytes(response, "signature", maximumBytes: Self.maximumSignatureBytes)
+        if let handle = response["userHandle"], handle != .null {
+            userHandle = try CredentialMembers.bytes(
+                response, "userHandle", maximumBytes: Self.maximumUserHandleBytes)
+        } else {
+            userHandle = nil
+        }
     }
 }

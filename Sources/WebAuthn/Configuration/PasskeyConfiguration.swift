@@ -58,6 +58,12 @@ public struct PasskeyConfiguration: Sendable, Equatable {
     /// The origins a ceremony's client data may name: `origins` (or `https://<rpId>` when empty) followed by the
     /// `android:apk-key-hash:` origin of every Android fingerprint, without duplicates.
     public var acceptedOrigins: [String] {
-        fatalError("issue 36: pending on branch i36-webauthn")
+        var accepted: [String] = []
+        let configured = origins.isEmpty ? rpID.map { ["https://\($0)"] } ?? [] : origins
+        let android = androidApps.flatMap(\.certificateFingerprints).map {
+            PasskeyAssociations.apkKeyHashOrigin(fingerprint: $0)
+        }
+        for origin in configured + android where !accepted.contains(origin) { accepted.append(origin) }
+        return accepted
     }
 }

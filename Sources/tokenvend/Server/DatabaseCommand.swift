@@ -88,8 +88,9 @@ extension DatabaseCommand {
             discussion: """
                 Reads one consistent snapshot of the SQLite file (safe while a server uses it: one read \
                 transaction, no write lock), migrates the target and writes users, customer ids and live sessions \
-                with their refresh counters, so nobody is logged out, and the attested App Attest keys with their \
-                counters (integrity challenges are transient and not copied). Idempotent: running it again keeps the \
+                with their refresh counters, so nobody is logged out, the attested App Attest keys and the passkeys \
+                with their counters (integrity and passkey challenges are transient and not copied). Idempotent: \
+                running it again keeps the \
                 stronger state (revocations and disabled users stay, counters are never lowered); without \
                 --replace, target sessions the source no longer holds are left. Copying again after cutover is \
                 unsafe (changes made on PostgreSQL can be overwritten): stop writes on SQLite before the last copy. \
@@ -104,7 +105,7 @@ extension DatabaseCommand {
         var to: String?
         @Option(help: ArgumentHelp("A file holding the PostgreSQL URL.", valueName: "path"))
         var toFile: String?
-        @Flag(help: "Replace the target's users, customer ids, sessions and App Attest keys.")
+        @Flag(help: "Replace the target's users, customer ids, sessions, passkeys and App Attest keys.")
         var replace = false
 
         func validate() throws {
@@ -133,7 +134,8 @@ extension DatabaseCommand {
             print(
                 "copied \(report.users) user(s), \(report.customerIDs) customer id(s) and \(report.sessions) live "
                     + "session(s) from sqlite:\(path) to \(name); \(report.identities) identity link(s), "
-                    + "\(report.deletedAccounts) deleted-account record(s), \(report.attestedKeys) App Attest key(s)")
+                    + "\(report.deletedAccounts) deleted-account record(s), \(report.attestedKeys) App Attest key(s), "
+                    + "\(report.passkeys) passkey(s)")
         }
 
         /// The target from `--to`, `--to-file` or the configuration, with the configuration's pool settings.

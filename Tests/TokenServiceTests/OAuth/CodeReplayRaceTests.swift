@@ -40,6 +40,7 @@ import TokenServiceTesting
         var oauth: any OAuthFlowStoring { ReplayBeforeAttach(inner: inner.oauthStore) }
         var email: any EmailStoring { inner.emailStore }
         var integrity: any IntegrityStoring { inner.integrityStore }
+        var passkeys: any PasskeyStoring { inner.passkeys }
         var dpopProofs: (any DPoPProofStoring)? { nil }
         var rateLimits: (any RateLimitCounters)? { nil }
         var isShared: Bool { false }

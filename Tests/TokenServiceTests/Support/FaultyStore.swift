@@ -41,6 +41,8 @@ struct FaultyStore: StoreBackend {
     var email: any EmailStoring { inner.emailStore }
     /// Without faults: the integrity store of `inner`.
     var integrity: any IntegrityStoring { inner.integrityStore }
+    /// Without faults: the passkey store of `inner`.
+    var passkeys: any PasskeyStoring { inner.passkeys }
     var dpopProofs: (any DPoPProofStoring)? { nil }
     var rateLimits: (any RateLimitCounters)? { counters }
     var isShared: Bool { counters != nil }
