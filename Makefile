@@ -42,16 +42,22 @@ lint-container:
 # restarted on one SQLite file they name themselves; a test that names its own file keeps SQLite). Also not here,
 # because they touch the store no differently than the suites that are: MossEndpoint (the upstream's failures),
 # KeyDiscoveryEndpoint (JWKS), ClientAddressEndToEnd (proxy headers), MetricsCardinality, and
-# AppleRevocationProcess (the outbox's PostgreSQL claim, release and kill -9 path is EmailOutboxResilience's).
-POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|CookieCSRF|CookieMode|CredentialHardening|LoginSecurity|Observability|Operations|PasswordRules|RefreshRotation|SessionLimits|StreamCustomerID|StreamToken|VendEndpoint|CachedTokenEndToEnd|KeyRingEndToEnd|TokenExpiryAnswer|IDTokenSignIn|PasswordlessAccount|OAuthFlowPurge|BrowserSignIn|VendAccess|ServerNonce|LinkingTrust|IDTokenFailureLimit|BrowserSignInCap|ProviderTenant|IDTokenSignInAttack|EmailFlows|EmailHousekeeping|AccountDeletion|AccountDeletionEmail|AppleSignInEndToEnd|AppleNotificationsEndToEnd|PasskeyCeremony|PasskeyRefusal|PasskeyManagement|PasskeyTokenEndpoint)Tests/|TokenClientEndToEndTests\.|tokenvendTests\.(CommandLineEndToEnd|SharedSessionFileProcess|EmailOutboxResilience|PasswordResetCommand|AccountDeleteEndToEnd)Tests/
+# AppleRevocationProcess (the outbox's PostgreSQL claim, release and kill -9 path is EmailOutboxResilience's), and
+# PasskeyRefusal (its checks are the pure verifier's; the store paths behind them, challenges used once, counters
+# and duplicate credentials, run on PostgreSQL in PasskeyAcrossInstances and the contract tests).
+POSTGRES_END_TO_END = TokenServiceTests\.(AccessAndLogout|AccountFlow|CookieCSRF|CookieMode|CredentialHardening|LoginSecurity|Observability|Operations|PasswordRules|RefreshRotation|SessionLimits|StreamCustomerID|StreamToken|VendEndpoint|CachedTokenEndToEnd|KeyRingEndToEnd|TokenExpiryAnswer|IDTokenSignIn|PasswordlessAccount|OAuthFlowPurge|BrowserSignIn|VendAccess|ServerNonce|LinkingTrust|IDTokenFailureLimit|BrowserSignInCap|ProviderTenant|IDTokenSignInAttack|EmailFlows|EmailHousekeeping|AccountDeletion|AccountDeletionEmail|AppleSignInEndToEnd|AppleNotificationsEndToEnd|PasskeyCeremony|PasskeyManagement|PasskeyTokenEndpoint)Tests/|TokenClientEndToEndTests\.|tokenvendTests\.(CommandLineEndToEnd|SharedSessionFileProcess|EmailOutboxResilience|PasswordResetCommand|AccountDeleteEndToEnd)Tests/
 
 # The 30-second SMTP outage (EmailOutboxResilienceTests' outageThenRecovery): a real `tokenvend serve` that waits
 # out the outage and its backoff, idle almost all the time. It runs beside the first Swift pass, in its own process
-# (`--ignore-lock`: both only read the built tests), and not in the PostgreSQL pass: the backoff it waits is the
-# same on either backend, and that pass keeps the suite's kill -9 and slow-SMTP tests.
+# (`--ignore-lock`: both only read the built tests) with the rest of the executable's tests (CLI_TESTS: about 30 s
+# of child processes, which fill that idle time instead of lengthening the longest lane), and not in the PostgreSQL
+# pass: the backoff it waits is the same on either backend, and that pass keeps the suite's kill -9 and slow-SMTP
+# tests.
 OUTAGE_TEST = tokenvendTests\.EmailOutboxResilienceTests/outageThenRecovery
+CLI_TESTS = tokenvendTests\.
 
-# The first Swift pass in two processes: TokenServiceTests (the service's end-to-end suites) and everything else.
+# The first Swift pass in three processes: TokenServiceTests (the service's end-to-end suites), the executable's
+# tests (CLI_TESTS, the outage test among them) and everything else.
 SERVICE_TESTS = TokenServiceTests\.
 
 # Lint (beside the build), then the client's portability check (scripts/check-apple-portability.py, its self-test
@@ -67,8 +73,8 @@ SERVICE_TESTS = TokenServiceTests\.
 # semaphores that hold the SQLite writer, concurrentPerform races), and on a 2-core machine Swift's cooperative pool
 # has two threads, so in parallel they could starve the end-to-end servers' async handlers. Four processes run side
 # by side instead, each with its own cooperative pool (and its own throw-away PostgreSQL cluster,
-# scripts/with-postgres.sh): the first pass split in two (TokenServiceTests, and every other target), the idle SMTP
-# outage test (OUTAGE_TEST), and the PostgreSQL pass. The machine is mostly waiting during the tests (servers,
+# scripts/with-postgres.sh): the first pass split in three (TokenServiceTests; the executable's tests with the idle
+# SMTP outage test; every other target), and the PostgreSQL pass. The machine is mostly waiting during the tests (servers,
 # clusters, child processes), so they overlap rather than compete; scripts/swift-test-lane.sh lets their SwiftPM
 # planning steps (which lock .build/build.db) run one after the other. docs/DESIGN.md, "Tests", has the last measured
 # time. StoreContractTests runs its SQLite and its PostgreSQL half in the first pass, once (it is not in
@@ -82,8 +88,8 @@ test: deps lint-container
 	python3 scripts/check-readme-examples.py
 	bin="$$($(SWIFT) build --show-bin-path)/tokenvend" && TOKENVEND_BIN="$$bin" scripts/concurrently.sh \
 		"scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(SERVICE_TESTS)'" \
-		"scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --skip '$(SERVICE_TESTS)' --skip '$(OUTAGE_TEST)'" \
-		"scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(OUTAGE_TEST)'" \
+		"scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --skip '$(SERVICE_TESTS)' --skip '$(CLI_TESTS)'" \
+		"scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(CLI_TESTS)'" \
 		"TOKENVEND_TEST_BACKEND=postgres scripts/with-postgres.sh scripts/swift-test-lane.sh --skip-build --ignore-lock --no-parallel --filter '$(POSTGRES_END_TO_END)' --skip '$(OUTAGE_TEST)'" \
 		'scripts/check-schemathesis.sh $(SCHEMATHESIS_SEEDS)' \
 		'python3 scripts/check-openapi.py && scripts/jose-interop.sh && python3 scripts/check-app-attest.py && scripts/vendor-sdk-check.sh && scripts/browser-signin.sh'
