@@ -33,7 +33,7 @@ struct PasskeyJSONFormTests {
             #expect(encoded == foundation)
             #expect(Base64URL.decode(encoded) == bytes)
         }
-        #expect(PKCE.base64URL([0xfb, 0xff]) == "-_8")
+        #expect(Base64URL.encode([0xfb, 0xff]) == "-_8")
     }
 
     @Test("base64url: padding is read only when whole; other alphabets, stray bits and impossible lengths are refused")

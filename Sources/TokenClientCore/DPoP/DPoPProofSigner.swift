@@ -39,14 +39,14 @@ public struct DPoPProofSigner: Sendable {
         let claims = Claims(
             jti: makeIdentifier(), htm: method.uppercased(), htu: Self.targetURI(url),
             iat: Int64(now().timeIntervalSince1970.rounded(.down)),
-            ath: accessToken.map { PKCE.base64URL(PKCE.sha256(Array($0.utf8))) }, nonce: nonce)
+            ath: accessToken.map { Base64URL.encode(PKCE.sha256(Array($0.utf8))) }, nonce: nonce)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let signingInput: String
         do {
             signingInput =
-                PKCE.base64URL(Array(try encoder.encode(header))) + "."
-                + PKCE.base64URL(Array(try encoder.encode(claims)))
+                Base64URL.encode(Array(try encoder.encode(header))) + "."
+                + Base64URL.encode(Array(try encoder.encode(claims)))
         } catch {
             throw TokenClientError.dpop("cannot encode a proof")
         }
@@ -58,7 +58,7 @@ public struct DPoPProofSigner: Sendable {
         } catch {
             throw TokenClientError.dpop("the DPoP key cannot sign: \(error)")
         }
-        return signingInput + "." + PKCE.base64URL(signature)
+        return signingInput + "." + Base64URL.encode(signature)
     }
 
     /// `url` without its query and fragment (the proof's `htu`).

@@ -19,12 +19,12 @@ public struct DPoPPublicJWK: Sendable, Hashable, Codable {
 
     /// A P-256 public key from its 32-byte big-endian coordinates.
     public static func p256(x: [UInt8], y: [UInt8]) -> DPoPPublicJWK {
-        DPoPPublicJWK(kty: "EC", crv: "P-256", x: PKCE.base64URL(x), y: PKCE.base64URL(y))
+        DPoPPublicJWK(kty: "EC", crv: "P-256", x: Base64URL.encode(x), y: Base64URL.encode(y))
     }
 
     /// An Ed25519 public key from its 32 bytes.
     public static func ed25519(_ publicKey: [UInt8]) -> DPoPPublicJWK {
-        DPoPPublicJWK(kty: "OKP", crv: "Ed25519", x: PKCE.base64URL(publicKey))
+        DPoPPublicJWK(kty: "OKP", crv: "Ed25519", x: Base64URL.encode(publicKey))
     }
 
     /// The RFC 7638 thumbprint: base64url(SHA-256) of the required members in lexicographic order, without
@@ -34,6 +34,6 @@ public struct DPoPPublicJWK: Sendable, Hashable, Codable {
         var json = #"{"crv":"\#(crv)","kty":"\#(kty)","x":"\#(x)""#
         if let y { json += #","y":"\#(y)""# }
         json += "}"
-        return PKCE.base64URL(PKCE.sha256(Array(json.utf8)))
+        return Base64URL.encode(PKCE.sha256(Array(json.utf8)))
     }
 }

@@ -168,18 +168,7 @@ extension AuthSession {
 
     /// `auth/passkeys/{id}`, the id percent-encoded beyond base64url's alphabet, so that no id leaves that path.
     static func passkeyPath(_ id: String) -> String {
-        var escaped = ""
-        for byte in id.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                escaped.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                escaped.unicodeScalars.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 0x0f)]])
-            }
-        }
-        return "auth/passkeys/" + escaped
+        "auth/passkeys/" + PercentEncoding.encode(id, keeping: PercentEncoding.isBase64URL)
     }
 }
 

@@ -15,7 +15,7 @@ enum PKCE {
 
     /// The S256 challenge of `verifier`: base64url(SHA-256(ASCII(verifier))), 43 characters (RFC 7636 §4.2).
     static func challenge(for verifier: String) -> String {
-        base64URL(sha256(Array(verifier.utf8)))
+        Base64URL.encode(sha256(Array(verifier.utf8)))
     }
 
     /// 32 random bytes, base64url without padding: a verifier, or a `state`.
@@ -29,7 +29,7 @@ enum PKCE {
                 bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
             }
         }
-        return base64URL(bytes)
+        return Base64URL.encode(bytes)
     }
 
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
@@ -38,10 +38,5 @@ enum PKCE {
         #else
             return PortableSHA256.hash(bytes)
         #endif
-    }
-
-    /// Base64url without padding (RFC 4648 §5): ``Base64URL/encode(_:)``.
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Base64URL.encode(bytes)
     }
 }

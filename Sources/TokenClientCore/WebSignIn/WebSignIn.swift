@@ -61,19 +61,7 @@ public struct WebSignIn: Sendable {
     /// Percent-encodes everything except RFC 3986's unreserved characters (`A-Z a-z 0-9 - . _ ~`), so that `/`,
     /// `:`, `?`, `&`, `=`, `+` and spaces in a redirect URI or state survive any query parser.
     static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                encoded.append(Character(Unicode.Scalar(byte)))
-            default:
-                let hex = Array("0123456789ABCDEF")
-                encoded += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0f)])
-            }
-        }
-        return encoded
+        PercentEncoding.encode(text, keeping: PercentEncoding.isUnreserved)
     }
 }
 
